@@ -1,0 +1,65 @@
+/**
+ * `npm run sim -- --url mqtt://localhost:1883 --device <TANGRAMID>:<SECRET> ... --rate 1`, or
+ * `npm run sim -- --project <id> --devices 20 --api http://localhost:8080 --token <vendor token>` to register
+ * N devices through the API first. Runs until Ctrl-C; prints counters every 10 s.
+ */
+import { parseArgs } from 'node:util';
+import { startSimulator, type TSimDevice } from './index.js';
+import { registerDevices } from './register.js';
+
+const USAGE = `usage:
+  sim --url mqtt://localhost:1883 --device <TANGRAMID>:<SECRET> [--device ...] [--rate 1] [--status-period 10000] [--qos 1]
+  sim --project <id> --devices 20 --api http://localhost:8080 --token <vendor token> [--url ...] [--rate 1]`;
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      url: { type: 'string', default: 'mqtt://localhost:1883' },
+      device: { type: 'string', multiple: true, default: [] },
+      rate: { type: 'string', default: '1' },
+      'status-period': { type: 'string', default: '10000' },
+      qos: { type: 'string', default: '1' },
+      project: { type: 'string' },
+      devices: { type: 'string', default: '1' },
+      api: { type: 'string', default: 'http://localhost:8080' },
+      token: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+  });
+  if (values.help) return void console.log(USAGE);
+  let devices: TSimDevice[] = values.device.map((d) => {
+    const [tangramId, secret] = d.split(':');
+    if (!tangramId || !secret) throw new Error(`--device takes <TANGRAMID>:<SECRET>, got "${d}"`);
+    return { tangramId, secret };
+  });
+  if (values.project) {
+    if (!values.token) throw new Error('--project needs --token (a vendor access token)');
+    const registered = await registerDevices({
+      api: values.api,
+      token: values.token,
+      projectId: Number(values.project),
+      count: Number(values.devices),
+    });
+    for (const d of registered) console.log(`registered ${d.tangramId}:${d.secret}`);
+    devices = devices.concat(registered);
+  }
+  if (devices.length === 0) throw new Error(`no devices\n${USAGE}`);
+  const sim = await startSimulator({
+    url: values.url,
+    devices,
+    rateHz: Number(values.rate),
+    statusPeriodMs: Number(values['status-period']),
+    qos: values.qos === '0' ? 0 : 1,
+  });
+  console.log(`simulating ${devices.length} device(s) on ${values.url}; Ctrl-C stops`);
+  const timer = setInterval(() => console.log(JSON.stringify(sim.stats())), 10_000);
+  process.once('SIGINT', () => {
+    clearInterval(timer);
+    sim.stop().then(() => process.exit(0));
+  });
+}
+
+main().catch((err: unknown) => {
+  console.error(err instanceof Error ? err.message : err);
+  process.exit(1);
+});

@@ -1,0 +1,134 @@
+/**
+ * One simulated device: a real MQTT.js client (username = Tangram ID, password = secret) that publishes
+ * telemetry on its schedule and status words, answers commands and applies its retained config
+ * (docs/protocol.md).
+ */
+import { topics, ZDeviceCommand, type ZDeviceCommandReply, ZDeviceConfig, type TTelemetryPoint } from '@tessera/contracts';
+import mqtt, { type MqttClient } from 'mqtt';
+import { nextStatusWord, seededRandom, valuesOf, type TRandom } from './generators.js';
+import { applyConfig, dueKeys, initialSchedule, tickMs, type TSchedule } from './schedule.js';
+
+/** A command reply (ZDeviceCommandReply). */
+type TCommandReply = (typeof ZDeviceCommandReply)['_output'];
+
+/** Counters shared by the devices of one simulator. */
+export interface TSimCounters {
+  published: number;
+  acked: number;
+  commandsAnswered: number;
+  configsApplied: number;
+}
+
+/** How one device runs. */
+export interface TDeviceRunOptions {
+  url: string;
+  tangramId: string;
+  secret: string;
+  keys: readonly string[];
+  basePeriodMs: number;
+  statusPeriodMs: number;
+  qos: 0 | 1;
+  counters: TSimCounters;
+  seed: number;
+}
+
+/** A connected simulated device. */
+export class SimulatedDevice {
+  private schedule: TSchedule;
+  private readonly lastSent = new Map<string, number>();
+  private tick: NodeJS.Timeout | null = null;
+  private statusTimer: NodeJS.Timeout | null = null;
+  private readonly rnd: TRandom;
+  private statusWord: number;
+
+  private constructor(
+    private readonly client: MqttClient,
+    private readonly o: TDeviceRunOptions,
+  ) {
+    this.schedule = initialSchedule(o.keys, o.basePeriodMs);
+    this.rnd = seededRandom(o.seed);
+    // High bits: a fixed "model/mode" pattern; low bits: flags the generator flips.
+    this.statusWord = 0x01_0000_0000 + (o.seed & 0xffff) * 0x100;
+  }
+
+  /** Connects, subscribes to commands and config, and starts publishing. */
+  static async start(o: TDeviceRunOptions): Promise<SimulatedDevice> {
+    const client = await mqtt.connectAsync(o.url, {
+      username: o.tangramId,
+      password: o.secret,
+      clientId: `sim-${o.tangramId}`,
+      reconnectPeriod: 2000,
+    });
+    const device = new SimulatedDevice(client, o);
+    client.on('message', (topic, payload) => device.onMessage(topic, payload));
+    await client.subscribeAsync([`devices/${o.tangramId}/commands/+`, topics.config(o.tangramId)], { qos: 1 });
+    device.restartTicker();
+    device.publishStatus();
+    device.statusTimer = setInterval(() => device.publishStatus(), o.statusPeriodMs);
+    return device;
+  }
+
+  /** Stops publishing and disconnects. */
+  async stop(): Promise<void> {
+    if (this.tick) clearInterval(this.tick);
+    if (this.statusTimer) clearInterval(this.statusTimer);
+    await this.client.endAsync();
+  }
+
+  private restartTicker(): void {
+    if (this.tick) clearInterval(this.tick);
+    this.tick = setInterval(() => this.publishDue(), tickMs(this.schedule, this.o.basePeriodMs));
+  }
+
+  private publishDue(): void {
+    const now = Date.now();
+    const points: TTelemetryPoint[] = dueKeys(this.schedule, this.lastSent, now).map((key) => {
+      this.lastSent.set(key, now);
+      return { key, ts: now, vs: valuesOf(key, now, this.rnd) };
+    });
+    if (points.length === 0) return;
+    this.send(topics.telemetry(this.o.tangramId), JSON.stringify(points), points.length);
+  }
+
+  private publishStatus(): void {
+    this.statusWord = nextStatusWord(this.statusWord, this.rnd);
+    this.send(topics.status(this.o.tangramId), JSON.stringify({ ts: Date.now(), value: this.statusWord }), 1);
+  }
+
+  private send(topic: string, payload: string, points: number): void {
+    if (!this.client.connected) return;
+    this.o.counters.published += points;
+    this.client.publish(topic, payload, { qos: this.o.qos }, (err) => {
+      if (!err) this.o.counters.acked += points;
+    });
+  }
+
+  private onMessage(topic: string, payload: Buffer): void {
+    const id = this.o.tangramId;
+    if (topic === topics.config(id)) {
+      const config = ZDeviceConfig.safeParse(safeJson(payload));
+      if (!config.success) return;
+      this.schedule = applyConfig(this.schedule, config.data);
+      this.o.counters.configsApplied += 1;
+      this.restartTicker();
+      return;
+    }
+    const reqId = topic.split('/')[3];
+    if (!topic.startsWith(`devices/${id}/commands/`) || !reqId || topic.split('/').length !== 4) return;
+    const command = ZDeviceCommand.safeParse(safeJson(payload));
+    const reply: TCommandReply = command.success
+      ? { ok: true, result: { name: command.data.name, params: command.data.params, executedAt: Date.now() } }
+      : { ok: false, error: 'unreadable command' };
+    this.client.publish(topics.commandReply(id, reqId), JSON.stringify(reply), { qos: 1 }, (err) => {
+      if (!err) this.o.counters.commandsAnswered += 1;
+    });
+  }
+}
+
+function safeJson(payload: Buffer): unknown {
+  try {
+    return JSON.parse(payload.toString('utf8'));
+  } catch {
+    return null;
+  }
+}

@@ -1,0 +1,76 @@
+/**
+ * Device simulator (issue 2 "Device simulator"): runs simulated devices as real MQTT clients — telemetry at
+ * `rateHz`, status words every `statusPeriodMs`, command replies, retained config applied. Used by the CLI
+ * (`npm run sim`), the demo and the tests.
+ */
+import { SimulatedDevice, type TSimCounters } from './device.js';
+import { DEFAULT_KEYS } from './generators.js';
+
+/** One simulated device's credentials. */
+export interface TSimDevice {
+  tangramId: string;
+  secret: string;
+  /** Telemetry keys to publish (default: temperature, humidity, vibration, current). */
+  keys?: string[];
+}
+
+/** Simulator options. */
+export interface TSimOptions {
+  /** Broker URL: mqtt://host:port or ws://host:port/mqtt. */
+  url: string;
+  devices: TSimDevice[];
+  /** Telemetry messages per second per device (each carries one point per key). */
+  rateHz?: number;
+  /** Status word publish period, in milliseconds. */
+  statusPeriodMs?: number;
+  qos?: 0 | 1;
+}
+
+/** A running simulator. */
+export interface TSimulator {
+  /** Points published and acknowledged so far. */
+  stats(): { published: number; acked: number; commandsAnswered: number; configsApplied: number };
+  stop(): Promise<void>;
+}
+
+/** Default status period, in milliseconds. */
+export const DEFAULT_STATUS_PERIOD_MS = 10_000;
+
+/**
+ * Connects every device and starts publishing. Resolves once all are connected.
+ * @throws the connection error of the first device that could not connect (the others are stopped).
+ */
+export async function startSimulator(opts: TSimOptions): Promise<TSimulator> {
+  const counters: TSimCounters = { published: 0, acked: 0, commandsAnswered: 0, configsApplied: 0 };
+  const rateHz = opts.rateHz ?? 1;
+  const started = await Promise.allSettled(
+    opts.devices.map((d, i) =>
+      SimulatedDevice.start({
+        url: opts.url,
+        tangramId: d.tangramId,
+        secret: d.secret,
+        keys: d.keys ?? [...DEFAULT_KEYS],
+        basePeriodMs: Math.max(1, Math.round(1000 / rateHz)),
+        statusPeriodMs: opts.statusPeriodMs ?? DEFAULT_STATUS_PERIOD_MS,
+        qos: opts.qos ?? 1,
+        counters,
+        seed: i + 1,
+      }),
+    ),
+  );
+  const devices = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
+  const failed = started.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failed) {
+    await Promise.all(devices.map((d) => d.stop()));
+    throw failed.reason;
+  }
+  return {
+    stats: () => ({ ...counters }),
+    stop: async () => {
+      await Promise.all(devices.map((d) => d.stop()));
+    },
+  };
+}
+
+export { applyConfig, initialSchedule } from './schedule.js';
+export { DEFAULT_KEYS, valuesOf } from './generators.js';

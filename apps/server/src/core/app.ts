@@ -1,0 +1,131 @@
+/**
+ * The Fastify application (fastify/demo composition): external plugins → error handling and auth hook → routes by
+ * prefix → the built console. Does not listen; server.ts does.
+ */
+import { randomUUID } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import fastifyHelmet from '@fastify/helmet';
+import fastifyRateLimit from '@fastify/rate-limit';
+import fastifyStatic from '@fastify/static';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import { ErrorCode } from '@tessera/contracts';
+import { registerModules } from '../modules/index.js';
+import type { TAppContext } from './context.js';
+import { AppError } from './errors.js';
+import { resolvePrincipal } from './principal.js';
+
+/** The app with zod schemas as its type provider. */
+export type TApp = FastifyInstance<
+  import('node:http').Server,
+  import('node:http').IncomingMessage,
+  import('node:http').ServerResponse,
+  FastifyBaseLogger,
+  ZodTypeProvider
+>;
+
+/** Builds the app on `ctx`. `webDist`, when it exists, is served at `/` with an SPA fallback. */
+export async function buildApp(ctx: TAppContext): Promise<TApp> {
+  const app = Fastify({
+    loggerInstance: ctx.log as FastifyBaseLogger,
+    genReqId: () => randomUUID(),
+    requestIdHeader: 'x-request-id',
+    bodyLimit: 1024 * 1024,
+    trustProxy: true,
+  }).withTypeProvider<ZodTypeProvider>();
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      directives: {
+        'default-src': ["'self'"],
+        'script-src': ["'self'"],
+        'style-src': ["'self'", "'unsafe-inline'"],
+        'img-src': ["'self'", 'data:', 'blob:'],
+        'connect-src': ["'self'", 'ws:', 'wss:'],
+        'frame-src': ["'self'"],
+      },
+    },
+  });
+  await app.register(fastifyRateLimit, { global: false });
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Tessera IoT API', version: '0.1.0' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+      security: [{ bearer: [] }],
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
+  app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
+
+  app.decorateRequest('principal', null);
+  app.decorateRequest('authFailure', null);
+  app.addHook('onRequest', async (request) => {
+    await resolvePrincipal(request, ctx.db, ctx.tokens);
+  });
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  app.setErrorHandler((err, request, reply) => {
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      const details = err.validation.map((v) => ({
+        path: `${err.validationContext ?? ''}${v.instancePath || ''}`,
+        message: v.message ?? 'invalid',
+      }));
+      return reply
+        .status(400)
+        .send({ code: ErrorCode.Validation, message: `invalid ${details[0]?.path || 'input'}: ${details[0]?.message}`, details });
+    }
+    if (err instanceof AppError) return reply.status(err.statusCode).send({ code: err.code, message: err.message });
+    const status = (err as { statusCode?: number }).statusCode;
+    if (status && status >= 400 && status < 500) {
+      const code = status === 429 ? ErrorCode.RateLimited : status === 413 ? ErrorCode.PayloadTooLarge : ErrorCode.Validation;
+      return reply.status(status).send({ code, message: (err as Error).message });
+    }
+    request.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ code: ErrorCode.Internal, message: 'internal error' });
+  });
+  app.setNotFoundHandler((request, reply) => {
+    if (isApiPath(request.url) || !webDistExists(ctx)) {
+      return reply.status(404).send({ code: ErrorCode.NotFound, message: `no route ${request.method} ${request.url.split('?')[0]}` });
+    }
+    return reply.type('text/html').sendFile('index.html');
+  });
+
+  await registerModules(app, ctx);
+
+  if (webDistExists(ctx)) {
+    await app.register(fastifyStatic, { root: ctx.config.webDist!, wildcard: false, index: 'index.html' });
+  }
+  return app;
+}
+
+const API_PREFIXES = [
+  '/authorization/',
+  '/frontstage',
+  '/healthz',
+  '/openapi.json',
+  '/docs',
+  '/mqtt',
+  '/notification/',
+  '/rule-engine/',
+  '/dashboard/v1',
+  '/client-authz/',
+];
+function isApiPath(url: string): boolean {
+  return API_PREFIXES.some((p) => url.startsWith(p));
+}
+function webDistExists(ctx: TAppContext): boolean {
+  return Boolean(ctx.config.webDist && existsSync(ctx.config.webDist));
+}

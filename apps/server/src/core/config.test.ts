@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from './config.js';
+
+describe('loadConfig', () => {
+  it('gives the embedded defaults of the README', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({ port: 8080, mqttPort: 1883, dataDir: './data', demo: true, ingestBatchMax: 5000 });
+    expect(c.databaseUrl).toBeUndefined();
+    expect(c.mqttUrl).toBeUndefined();
+  });
+
+  it('turns the demo off by default with DATABASE_URL, and on or off with DEMO', () => {
+    expect(loadConfig({ DATABASE_URL: 'postgres://x@h/db' }).demo).toBe(false);
+    expect(loadConfig({ DATABASE_URL: 'postgres://x@h/db', DEMO: '1' }).demo).toBe(true);
+    expect(loadConfig({ DEMO: '0' }).demo).toBe(false);
+  });
+
+  it('names the variable in one line when a value is bad', () => {
+    expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
+    expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);
+    expect(() => loadConfig({ MQTT_URL: 'not a url' })).toThrow(/MQTT_URL/);
+    expect(() => loadConfig({ JWT_SECRET: 'short' })).toThrow(/JWT_SECRET/);
+  });
+});

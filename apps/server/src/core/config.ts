@@ -1,0 +1,82 @@
+/**
+ * Server configuration from the environment (README "Configuration"). Parsed once with zod; a bad value stops
+ * start-up with one clear line naming the variable.
+ */
+import { z } from 'zod';
+
+const ZPort = z.coerce.number().int().min(0).max(65535);
+const ZFlag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+
+const ZEnv = z.object({
+  PORT: ZPort.default(8080),
+  MQTT_PORT: ZPort.default(1883),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().url().optional(),
+  MQTT_URL: z.string().url().optional(),
+  PUBLIC_MQTT_URL: z.string().url().optional(),
+  SMTP_URL: z.string().url().optional(),
+  MAIL_FROM: z.string().default('Tessera <no-reply@tessera.local>'),
+  JWT_SECRET: z.string().min(32).optional(),
+  DEMO: ZFlag.optional(),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+  INGEST_BATCH_MAX: z.coerce.number().int().min(1).max(100_000).default(5_000),
+  INGEST_FLUSH_MS: z.coerce.number().int().min(1).max(10_000).default(20),
+});
+
+/** The server's settings. Ports 0 pick a free port (tests). */
+export interface TConfig {
+  port: number;
+  mqttPort: number;
+  host: string;
+  dataDir: string;
+  databaseUrl?: string;
+  mqttUrl?: string;
+  /** The broker address devices are told to use (project system tab), e.g. mqtts://mqtt.example.com:8883. */
+  publicMqttUrl?: string;
+  smtpUrl?: string;
+  mailFrom: string;
+  jwtSecret?: string;
+  /** Load the demo on an empty database (default: on in embedded mode, off with DATABASE_URL). */
+  demo: boolean;
+  logLevel: string;
+  /** Folder of the built console; served at `/` when it exists. */
+  webDist?: string;
+  /** Ingest: points per batch at most, and the longest a point waits for its batch, in milliseconds. */
+  ingestBatchMax: number;
+  ingestFlushMs: number;
+}
+
+/** Thrown for a bad environment variable; `message` is one line naming it. */
+export class ConfigError extends Error {}
+
+/**
+ * Reads the configuration from `env`.
+ * @throws ConfigError naming the first bad variable.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
+  const parsed = ZEnv.safeParse(env);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new ConfigError(`invalid ${String(issue.path[0])}: ${issue.message}`);
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    mqttPort: e.MQTT_PORT,
+    host: e.HOST,
+    dataDir: e.DATA_DIR,
+    databaseUrl: e.DATABASE_URL,
+    mqttUrl: e.MQTT_URL,
+    publicMqttUrl: e.PUBLIC_MQTT_URL,
+    smtpUrl: e.SMTP_URL,
+    mailFrom: e.MAIL_FROM,
+    jwtSecret: e.JWT_SECRET,
+    demo: e.DEMO ?? !e.DATABASE_URL,
+    logLevel: e.LOG_LEVEL,
+    webDist: e.WEB_DIST,
+    ingestBatchMax: e.INGEST_BATCH_MAX,
+    ingestFlushMs: e.INGEST_FLUSH_MS,
+  };
+}

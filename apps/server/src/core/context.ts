@@ -1,0 +1,40 @@
+/**
+ * What every module receives: configuration, the database, token service, mail and the message bus.
+ * Built once in server.ts; tests build it with test/helpers.ts.
+ */
+import type { Logger } from 'pino';
+import type { Database, Db } from '../db/client.js';
+import type { TConfig } from './config.js';
+import type { TokenService } from './tokens.js';
+
+/** One mail to send (plain text; templates render before this). */
+export interface TMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** Sends mail through the outbox (modules/mail). */
+export interface TMailer {
+  /** Stores the mail in the outbox (and logs it); the outbox worker sends it when SMTP_URL is set. */
+  enqueue(mail: TMail): Promise<void>;
+}
+
+/** Server-side publishing into the MQTT broker, embedded or external (modules/ingest). */
+export interface TMessageBus {
+  /** Publishes `payload` on `topic`. `retain` for device config. Resolves once the broker took it. */
+  publish(topic: string, payload: string | Buffer, opts?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
+  /** True when the broker is up (embedded) or the client is connected (external). */
+  isUp(): boolean;
+}
+
+/** The shared dependencies of routes and services. */
+export interface TAppContext {
+  config: TConfig;
+  database: Database;
+  db: Db;
+  tokens: TokenService;
+  log: Logger;
+  mailer: TMailer;
+  bus: TMessageBus;
+}

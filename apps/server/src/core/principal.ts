@@ -1,0 +1,95 @@
+/**
+ * Who is calling: resolved once per request from `Authorization: Bearer <JWT | API key>` (ARCHITECTURE.md "API").
+ * Routes declare what they need with {@link requireAuth} / {@link requireVendor}.
+ */
+import { and, eq, isNull } from 'drizzle-orm';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ErrorCode, type TAccountLevel } from '@tessera/contracts';
+import type { Db } from '../db/client.js';
+import { accounts, apiKeys } from '../db/schema.js';
+import { sha256 } from './crypto.js';
+import { AppError, forbidden, unauthorized } from './errors.js';
+import type { TokenService } from './tokens.js';
+
+/** The authenticated caller. `tenantId` scopes every query. */
+export interface TPrincipal {
+  accountId: number;
+  tenantId: number;
+  email: string;
+  level: TAccountLevel;
+  fea: string[];
+  via: 'jwt' | 'api_key';
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Set by {@link resolvePrincipal}; null for an anonymous caller. */
+    principal: TPrincipal | null;
+    /** Why a presented token was refused, when it was. */
+    authFailure: AppError | null;
+  }
+}
+
+/** API keys start with this, which is how they are told apart from JWTs. */
+export const API_KEY_PREFIX = 'tsk_';
+
+/**
+ * Resolves the bearer credential to a principal. An expired JWT is remembered as UAE0004 so that routes
+ * needing auth answer `401 {code: "UAE0004"}` (§8: the console refreshes once and retries).
+ */
+export async function resolvePrincipal(request: FastifyRequest, db: Db, tokens: TokenService): Promise<void> {
+  request.principal = null;
+  request.authFailure = null;
+  const header = request.headers.authorization;
+  if (!header?.startsWith('Bearer ')) return;
+  const credential = header.slice(7).trim();
+  if (credential.startsWith(API_KEY_PREFIX)) {
+    request.principal = await principalFromApiKey(db, credential);
+    if (!request.principal) request.authFailure = unauthorized('the API key is invalid, revoked or expired');
+    return;
+  }
+  const result = await tokens.verify(credential);
+  if (result.ok) {
+    const p = result.payload;
+    request.principal = { accountId: Number(p.sub), tenantId: p.tid, email: p.email, level: p.level, fea: p.fea, via: 'jwt' };
+  } else {
+    request.authFailure =
+      result.reason === 'expired'
+        ? new AppError(401, ErrorCode.TokenExpired, 'the access token has expired')
+        : unauthorized('the access token is invalid');
+  }
+}
+
+async function principalFromApiKey(db: Db, key: string): Promise<TPrincipal | null> {
+  const [row] = await db
+    .select({ key: apiKeys, account: accounts })
+    .from(apiKeys)
+    .innerJoin(accounts, eq(accounts.id, apiKeys.accountId))
+    .where(and(eq(apiKeys.keyHash, sha256(key)), isNull(apiKeys.revokedAt)));
+  if (!row || (row.key.expiresAt !== null && row.key.expiresAt <= Date.now())) return null;
+  const a = row.account;
+  return { accountId: a.id, tenantId: a.tenantId, email: a.email, level: a.level, fea: a.features, via: 'api_key' };
+}
+
+/** preHandler: any authenticated caller. 401 otherwise (UAE0004 when the token has expired). */
+export async function requireAuth(request: FastifyRequest, _reply: FastifyReply): Promise<void> {
+  if (!request.principal) throw request.authFailure ?? unauthorized();
+}
+
+/** preHandler: a vendor or admin (§6 "Product and project are vendor only"). 401 / 403 otherwise. */
+export async function requireVendor(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  await requireAuth(request, reply);
+  if (request.principal!.level === 'user') throw forbidden('vendors only');
+}
+
+/** preHandler: a platform admin. */
+export async function requireAdmin(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+  await requireAuth(request, reply);
+  if (request.principal!.level !== 'admin') throw forbidden('platform admins only');
+}
+
+/** The principal of a request that passed {@link requireAuth}. */
+export function principalOf(request: FastifyRequest): TPrincipal {
+  if (!request.principal) throw unauthorized();
+  return request.principal;
+}

@@ -1,0 +1,49 @@
+/**
+ * Access tokens: HS256 JWTs (jose) with the spec's payload `tid, email, level, fea` (§3) plus `sub` = account id.
+ * The signing secret is JWT_SECRET, or one generated on first start and kept in `settings` so that tokens
+ * survive a restart and every replica agrees.
+ */
+import { eq } from 'drizzle-orm';
+import { errors, jwtVerify, SignJWT } from 'jose';
+import { ACCESS_TOKEN_TTL_S, ZTokenPayload, type TTokenPayload } from '@tessera/contracts';
+import type { Db } from '../db/client.js';
+import { settings } from '../db/schema.js';
+import { randomSecret } from './crypto.js';
+
+/** Why a token was refused. */
+export type TTokenFailure = 'expired' | 'invalid';
+
+/** Signs and verifies access tokens. */
+export class TokenService {
+  private constructor(private readonly key: Uint8Array) {}
+
+  /** Loads the secret (env, else `settings`, else a new one saved there). */
+  static async create(db: Db, envSecret?: string): Promise<TokenService> {
+    if (envSecret) return new TokenService(new TextEncoder().encode(envSecret));
+    const fresh = randomSecret('', 48);
+    await db.insert(settings).values({ key: 'jwt_secret', value: fresh }).onConflictDoNothing();
+    const [row] = await db.select().from(settings).where(eq(settings.key, 'jwt_secret'));
+    return new TokenService(new TextEncoder().encode(row.value));
+  }
+
+  /** Signs an access token for `payload`, valid `ttlS` seconds. */
+  sign(payload: Omit<TTokenPayload, 'exp'>, ttlS = ACCESS_TOKEN_TTL_S): Promise<string> {
+    return new SignJWT({ tid: payload.tid, email: payload.email, level: payload.level, fea: payload.fea })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(payload.sub)
+      .setIssuedAt()
+      .setExpirationTime(Math.floor(Date.now() / 1000) + ttlS)
+      .sign(this.key);
+  }
+
+  /** Verifies `token`; answers the payload or why it failed. Never throws. */
+  async verify(token: string): Promise<{ ok: true; payload: TTokenPayload } | { ok: false; reason: TTokenFailure }> {
+    try {
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      const parsed = ZTokenPayload.safeParse(payload);
+      return parsed.success ? { ok: true, payload: parsed.data } : { ok: false, reason: 'invalid' };
+    } catch (err) {
+      return { ok: false, reason: err instanceof errors.JWTExpired ? 'expired' : 'invalid' };
+    }
+  }
+}

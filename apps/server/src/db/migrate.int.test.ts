@@ -1,0 +1,60 @@
+/**
+ * Migrations run on start on both databases (issue 2 "Operations"), a second run is a no-op, and the committed
+ * SQL has not drifted from schema.ts (STYLE.md: generated files never drift from their source).
+ */
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { is, sql } from 'drizzle-orm';
+import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, TEST_DB_KIND } from '../../test/helpers.js';
+import { rowsOf, type Database } from './client.js';
+import { MIGRATIONS_FOLDER, runMigrations } from './migrate.js';
+import * as schema from './schema.js';
+
+const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
+const tableNames = (Object.values(schema) as unknown[])
+  .filter((v): v is PgTable => is(v, PgTable))
+  .map((t) => getTableConfig(t).name)
+  .sort();
+
+describe(`migrations (${TEST_DB_KIND})`, () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+  });
+  afterAll(() => database.close());
+
+  it('create every table of schema.ts, and a second run changes nothing', async () => {
+    await runMigrations(database);
+    await runMigrations(database);
+    const rows = rowsOf<{ table_name: string }>(
+      await database.db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`),
+    );
+    expect(rows.map((r) => r.table_name)).toEqual(tableNames);
+    const applied = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`));
+    expect(applied[0].n).toBe(readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).length);
+  });
+
+  it('the committed migrations match schema.ts (drizzle-kit generates nothing new)', () => {
+    const out = mkdtempSync(join(tmpdir(), 'tessera-drift-'));
+    cpSync(MIGRATIONS_FOLDER, out, { recursive: true });
+    const before = readdirSync(out).length;
+    const kit = join(SERVER_DIR, '../../node_modules/.bin/drizzle-kit');
+    // drizzle-kit prefixes `./` to --out, so it gets a path relative to its working directory.
+    const printed = execFileSync(
+      kit,
+      ['generate', '--dialect', 'postgresql', '--schema', './src/db/schema.ts', '--out', relative(SERVER_DIR, out)],
+      {
+        cwd: SERVER_DIR,
+        encoding: 'utf8',
+        stdio: 'pipe',
+      },
+    );
+    expect(printed).toMatch(/No schema changes/);
+    expect(readdirSync(out).length).toBe(before);
+  });
+});

@@ -1,0 +1,13 @@
+/**
+ * Request rate limits of the public auth routes (issue 2 "rate-limited login and verify-email"), per client IP
+ * and, for routes that send mail, per target email. They bound password guessing across accounts (the per-account
+ * lock bounds it per account) and stop the server from being used to flood a mailbox.
+ */
+export const RATE_LIMITS = {
+  /** POST login: attempts per IP. */
+  loginPerIp: { max: 30, timeWindow: 60_000 },
+  /** verify-email and forgot-pwd: requests per IP. */
+  mailPerIp: { max: 20, timeWindow: 60_000 },
+  /** verify-email and forgot-pwd together: mails per target address. */
+  mailPerEmail: { max: 5, timeWindow: 10 * 60_000 },
+} as const;

@@ -1,0 +1,74 @@
+/** What the demo loads (issue 2 "What a newcomer does", step 2). Values only; seed-demo.ts writes them. */
+import type { TAccountLevel, TStatusGroup } from '@tessera/contracts';
+
+/** The password of every demo account (meets the §5 password rule). */
+export const DEMO_PASSWORD = 'Demo#2026';
+
+/** The demo logins, printed at start. The admin has a platform tenant of its own; vendor and user share one. */
+export const DEMO_ACCOUNTS: readonly { email: string; level: TAccountLevel; name: string }[] = [
+  { email: 'admin@example.com', level: 'admin', name: 'Platform Admin' },
+  { email: 'vendor@example.com', level: 'vendor', name: 'Demo Vendor' },
+  { email: 'user@example.com', level: 'user', name: 'Demo User' },
+];
+export const DEMO_VENDOR_EMAIL = 'vendor@example.com';
+export const DEMO_USER_EMAIL = 'user@example.com';
+export const DEMO_TENANT_NAME = 'Demo Vendor';
+export const PLATFORM_TENANT_NAME = 'Tessera Platform';
+
+export const DEMO_CLASS_NAME = 'Rotating machinery';
+export const DEMO_PRODUCT = { name: 'Smart Motor Drive', model: 'SMD-750', number: 'SMD-750-TW', description: 'Demo product' };
+export const DEMO_PROJECT = { name: 'Demo Factory Line', description: 'Five motor drives on the demo line' };
+
+/** A 40-bit status word layout (§4: slices counted from the right). */
+export const DEMO_STATUS_GROUPS: TStatusGroup[] = [
+  {
+    name: 'Run state',
+    index: 0,
+    bytesLength: 2,
+    values: [
+      { value: 0, label: 'stopped' },
+      { value: 1, label: 'running' },
+      { value: 2, label: 'fault' },
+    ],
+  },
+  {
+    name: 'Door',
+    index: 2,
+    bytesLength: 1,
+    values: [
+      { value: 0, label: 'closed' },
+      { value: 1, label: 'open' },
+    ],
+  },
+  {
+    name: 'Mode',
+    index: 8,
+    bytesLength: 3,
+    values: [
+      { value: 0, label: 'auto' },
+      { value: 1, label: 'manual' },
+      { value: 2, label: 'maintenance' },
+      { value: 3, label: 'eco' },
+    ],
+  },
+  {
+    name: 'Alarm level',
+    index: 16,
+    bytesLength: 2,
+    values: [
+      { value: 0, label: 'none' },
+      { value: 1, label: 'warning' },
+      { value: 2, label: 'alarm' },
+    ],
+  },
+];
+
+/** The five demo devices (serial numbers are 12-hex, as stored). The user is authorised for the first two. */
+export const DEMO_DEVICES: readonly { serial: string; name: string }[] = [
+  { serial: 'DE0000000001', name: 'Press motor A' },
+  { serial: 'DE0000000002', name: 'Press motor B' },
+  { serial: 'DE0000000003', name: 'Conveyor drive' },
+  { serial: 'DE0000000004', name: 'Cooling fan' },
+  { serial: 'DE0000000005', name: 'Compressor' },
+];
+export const DEMO_USER_DEVICE_COUNT = 2;

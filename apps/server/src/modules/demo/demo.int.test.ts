@@ -1,0 +1,135 @@
+import { DEFAULT_FEATURES, paths, type TDevice, type TDeviceDetail, type TProject } from '@tessera/contracts';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildVendor } from '../../../test/factories.js';
+import { openTestDatabase, startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import { sha256, verifyPassword } from '../../core/crypto.js';
+import type { Database } from '../../db/client.js';
+import { accounts, deviceAuthz, devices, products, projects, telemetryLatest, tenants } from '../../db/schema.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_STATUS_GROUPS } from './demo-data.js';
+import { rotateDemoSecrets } from './seed.js';
+
+async function tokenOf(server: TTestServer, email: string): Promise<string> {
+  const [a] = await server.ctx.db.select().from(accounts).where(eq(accounts.email, email));
+  return server.ctx.tokens.sign({ sub: String(a.id), tid: a.tenantId, email, level: a.level, fea: a.features });
+}
+
+describe(`demo seed (${TEST_DB_KIND})`, () => {
+  let database: Database;
+  let server: TTestServer;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    server = await startTestServer({ demo: true }, database);
+  });
+  afterAll(async () => {
+    await server?.stop();
+    await database.close();
+  });
+
+  it('creates the three logins with password Demo#2026, no forced password change', async () => {
+    const rows = await server.ctx.db.select().from(accounts);
+    expect(rows.map((a) => [a.email, a.level]).sort()).toEqual(DEMO_ACCOUNTS.map((a) => [a.email, a.level]).sort());
+    for (const a of rows) {
+      expect(await verifyPassword(a.passwordHash, DEMO_PASSWORD)).toBe(true);
+      expect(a.mustSetPassword).toBe(false);
+      expect(a.features).toEqual([...DEFAULT_FEATURES[a.level]]);
+    }
+    const vendor = rows.find((a) => a.level === 'vendor')!;
+    const user = rows.find((a) => a.level === 'user')!;
+    expect(user.tenantId).toBe(vendor.tenantId);
+    const [tenant] = await server.ctx.db.select().from(tenants).where(eq(tenants.id, vendor.tenantId));
+    expect(tenant.name).toBe('Demo Vendor');
+    // The login route belongs to the auth module; when it is registered, the demo logins must pass through it.
+    for (const a of DEMO_ACCOUNTS) {
+      const res = await server.api<{ token?: string }>('POST', paths.login, {
+        body: { email: a.email, password: DEMO_PASSWORD, role: a.level === 'user' ? 'user' : 'vendor' },
+      });
+      if (res.status === 404) continue;
+      expect(res.status, a.email).toBe(200);
+      expect(res.body.token).toBeTruthy();
+    }
+  });
+
+  it('gives the vendor a product, a project with status groups on the motor & environment module, and 5 devices', async () => {
+    const token = await tokenOf(server, 'vendor@example.com');
+    expect((await server.api<{ total: number }>('GET', paths.productsSum, { token })).body.total).toBe(1);
+    const projectList = await server.api<{ data: TProject[] }>('GET', paths.projects, { token });
+    expect(projectList.body.data).toHaveLength(1);
+    const project = projectList.body.data[0];
+    expect(project).toMatchObject({ device_count: 5, status_groups: DEMO_STATUS_GROUPS });
+    expect(project.tangram.product).toMatch(/Motor/);
+    const list = await server.api<{ data: TDevice[] }>('GET', paths.devices, { token });
+    expect(list.body.data).toHaveLength(5);
+    const detail = await server.api<TDeviceDetail>('GET', paths.deviceV2(list.body.data[0].tangram_id), { token });
+    expect(detail.body.sensors.map((s) => s.key).sort()).toEqual(['current', 'humidity', 'temperature', 'vibration']);
+    const classes = await server.api<{ product_count: number }[]>('GET', paths.productClasses, { token });
+    expect(classes.body).toEqual([expect.objectContaining({ product_count: 1 })]);
+  });
+
+  it('authorises the demo user for exactly 2 of the 5 devices', async () => {
+    const token = await tokenOf(server, 'user@example.com');
+    const list = await server.api<{ data: TDevice[]; total_items: number }>('GET', paths.devices, { token });
+    expect(list.body.total_items).toBe(2);
+    expect(list.body.data.map((d) => d.sno).sort()).toEqual(['DE0000000001', 'DE0000000002']);
+  });
+
+  it('streams: the in-process simulator’s telemetry reaches the database for the demo devices', async () => {
+    const deadline = Date.now() + 20_000;
+    let rows: (typeof telemetryLatest.$inferSelect)[] = [];
+    while (Date.now() < deadline) {
+      rows = await server.ctx.db.select().from(telemetryLatest);
+      if (new Set(rows.map((r) => r.deviceId)).size === 5) break;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(new Set(rows.map((r) => r.deviceId)).size).toBe(5);
+    expect(new Set(rows.map((r) => r.key))).toEqual(new Set(['current', 'humidity', 'temperature', 'vibration']));
+  });
+
+  it('hands the simulator the 5 demo devices with working credentials and their project’s telemetry keys', async () => {
+    const sim = await rotateDemoSecrets(server.ctx.db);
+    expect(sim).toHaveLength(5);
+    const rows = await server.ctx.db.select().from(devices);
+    for (const d of sim!) {
+      expect(rows.find((r) => r.tangramId === d.tangramId)?.secretHash).toBe(sha256(d.secret));
+      expect([...(d.keys ?? [])].sort()).toEqual(['current', 'humidity', 'temperature', 'vibration']);
+    }
+  });
+
+  it('is idempotent: a second start adds nothing and gives the demo devices fresh secrets', async () => {
+    const hashes = async () => (await server.ctx.db.select().from(devices)).map((d) => d.secretHash).sort();
+    const before = await hashes();
+    await server.stop();
+    server = await startTestServer({ demo: true }, database);
+    const db = server.ctx.db;
+    expect(await db.select().from(accounts)).toHaveLength(3);
+    expect(await db.select().from(products)).toHaveLength(1);
+    expect(await db.select().from(projects)).toHaveLength(1);
+    expect(await db.select().from(devices)).toHaveLength(5);
+    expect(await db.select().from(deviceAuthz)).toHaveLength(2);
+    const after = await hashes();
+    expect(after).toHaveLength(5);
+    for (const h of after) expect(before).not.toContain(h);
+  });
+});
+
+describe(`demo on a database that already has accounts (${TEST_DB_KIND})`, () => {
+  let server: TTestServer;
+  beforeAll(async () => {
+    const database = await openTestDatabase();
+    const plain = await startTestServer({}, database);
+    await buildVendor(plain, 'someone@example.com');
+    await plain.stop();
+    server = await startTestServer({ demo: true }, database);
+    const close = server.stop;
+    server.stop = async () => {
+      await close();
+      await database.close();
+    };
+  });
+  afterAll(() => server.stop());
+
+  it('loads nothing', async () => {
+    expect((await server.ctx.db.select().from(accounts)).map((a) => a.email)).toEqual(['someone@example.com']);
+    expect(await server.ctx.db.select().from(devices)).toEqual([]);
+  });
+});

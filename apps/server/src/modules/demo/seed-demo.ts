@@ -1,0 +1,62 @@
+/**
+ * Loads the demo on a database without accounts (issue 2 step 2): tenants, the three logins, a product class and
+ * product, a project on the motor & environment module with status groups, five devices, and the user's
+ * authorisation for two of them. One transaction: a failure leaves the database empty, so the next start retries.
+ */
+import { count, eq } from 'drizzle-orm';
+import { DEFAULT_FEATURES } from '@tessera/contracts';
+import type { Db } from '../../db/client.js';
+import { hashPassword } from '../../core/crypto.js';
+import { accounts, deviceAuthz, productClasses, tangramProducts, tenants } from '../../db/schema.js';
+import { registerDevices } from '../devices/register-devices.js';
+import { MOTOR_ENV_MODEL_NUMBER } from '../products/catalogue-data.js';
+import { createProduct } from '../products/product-service.js';
+import { createProject, updateProject } from '../projects/project-service.js';
+import * as demo from './demo-data.js';
+
+/**
+ * Seeds the demo when the database has no accounts. Needs the catalogue (ensureCatalogue) to exist.
+ * @returns true when it seeded, false when accounts already existed.
+ */
+export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
+  const [{ n }] = await db.select({ n: count() }).from(accounts);
+  if (n > 0) return false;
+  const passwordHash = await hashPassword(demo.DEMO_PASSWORD);
+  await db.transaction(async (tx) => {
+    const [platform] = await tx.insert(tenants).values({ name: demo.PLATFORM_TENANT_NAME }).returning();
+    const [tenant] = await tx.insert(tenants).values({ name: demo.DEMO_TENANT_NAME }).returning();
+    const made = await tx
+      .insert(accounts)
+      .values(
+        demo.DEMO_ACCOUNTS.map((a) => ({
+          tenantId: a.level === 'admin' ? platform.id : tenant.id,
+          email: a.email,
+          name: a.name,
+          passwordHash,
+          level: a.level,
+          features: [...DEFAULT_FEATURES[a.level]],
+          mustSetPassword: false,
+        })),
+      )
+      .returning();
+    const [cls] = await tx.insert(productClasses).values({ tenantId: tenant.id, name: demo.DEMO_CLASS_NAME }).returning();
+    const product = await createProduct(tx, tenant.id, { ...demo.DEMO_PRODUCT, class_id: cls.id });
+    const [module] = await tx.select().from(tangramProducts).where(eq(tangramProducts.modelNumber, MOTOR_ENV_MODEL_NUMBER));
+    const project = await createProject(tx, tenant.id, {
+      ...demo.DEMO_PROJECT,
+      product_id: product.id,
+      tangram_product_id: module.id,
+      device_authz_method: 'all',
+    });
+    await updateProject(tx, tenant.id, project.id, { status_groups: demo.DEMO_STATUS_GROUPS });
+    const devices = await registerDevices(
+      tx,
+      tenant.id,
+      project.id,
+      demo.DEMO_DEVICES.map((d) => ({ serialNumber: d.serial, name: d.name })),
+    );
+    const user = made.find((a) => a.email === demo.DEMO_USER_EMAIL)!;
+    await tx.insert(deviceAuthz).values(devices.slice(0, demo.DEMO_USER_DEVICE_COUNT).map((d) => ({ deviceId: d.id, accountId: user.id })));
+  });
+  return true;
+}

@@ -1,0 +1,96 @@
+/**
+ * The demo (issue 2 "What a newcomer does", step 2): on a database without accounts it loads demo data; on every
+ * start with DEMO on it gives the demo devices fresh secrets and streams telemetry for them with the in-process
+ * simulator (@tessera/device-sim) over the real broker.
+ */
+import { and, eq, inArray } from 'drizzle-orm';
+import { startSimulator, type TSimDevice, type TSimulator } from '@tessera/device-sim';
+import type { TAppContext } from '../../core/context.js';
+import { randomSecret, sha256 } from '../../core/crypto.js';
+import type { Db } from '../../db/client.js';
+import { accounts, devices, projectSensors } from '../../db/schema.js';
+import * as demo from './demo-data.js';
+import { seedDemoIfEmpty } from './seed-demo.js';
+
+/**
+ * Loads the demo if the database is empty, rotates the demo devices' secrets and starts the simulator on
+ * `brokerUrl`. A simulator that cannot start is logged, not fatal: the console still works.
+ * @returns a function that stops the simulator.
+ */
+export async function startDemo(ctx: TAppContext, brokerUrl: string): Promise<() => Promise<void>> {
+  const seeded = await seedDemoIfEmpty(ctx.db);
+  const simDevices = await rotateDemoSecrets(ctx.db);
+  if (!simDevices) {
+    ctx.log.info('demo not loaded: the database already has accounts and no demo vendor');
+    return async () => undefined;
+  }
+  printLogins(ctx, seeded);
+  let sim: TSimulator | undefined;
+  try {
+    sim = await startSimulator({ url: brokerUrl, devices: simDevices, rateHz: 1 });
+    ctx.log.info({ devices: simDevices.length, brokerUrl }, 'demo simulator streaming');
+  } catch (err) {
+    ctx.log.warn({ err }, 'demo simulator could not start');
+  }
+  return async () => {
+    await sim?.stop();
+  };
+}
+
+/**
+ * Gives each demo device (by its seeded serial number, in the demo vendor's tenant) a new secret and answers the
+ * simulator's credentials, with the telemetry keys of the device's project. Null when there is no demo vendor.
+ * Devices the vendor registered themselves are never touched.
+ */
+export async function rotateDemoSecrets(db: Db): Promise<TSimDevice[] | null> {
+  const [vendor] = await db.select({ tenantId: accounts.tenantId }).from(accounts).where(eq(accounts.email, demo.DEMO_VENDOR_EMAIL));
+  if (!vendor) return null;
+  const rows = await db
+    .select({ id: devices.id, tangramId: devices.tangramId, projectId: devices.projectId })
+    .from(devices)
+    .where(
+      and(
+        eq(devices.tenantId, vendor.tenantId),
+        inArray(
+          devices.serialNumber,
+          demo.DEMO_DEVICES.map((d) => d.serial),
+        ),
+      ),
+    )
+    .orderBy(devices.serialNumber);
+  const sensors = rows.length
+    ? await db
+        .select({ projectId: projectSensors.projectId, key: projectSensors.key })
+        .from(projectSensors)
+        .where(
+          and(
+            inArray(
+              projectSensors.projectId,
+              rows.map((r) => r.projectId),
+            ),
+            eq(projectSensors.enabled, true),
+          ),
+        )
+    : [];
+  const out: TSimDevice[] = [];
+  for (const r of rows) {
+    const secret = randomSecret();
+    await db
+      .update(devices)
+      .set({ secretHash: sha256(secret) })
+      .where(eq(devices.id, r.id));
+    const keys = sensors.filter((s) => s.projectId === r.projectId).map((s) => s.key);
+    out.push({ tangramId: r.tangramId, secret, keys });
+  }
+  return out;
+}
+
+function printLogins(ctx: TAppContext, seeded: boolean): void {
+  const logins = demo.DEMO_ACCOUNTS.map((a) => ({ email: a.email, level: a.level }));
+  ctx.log.info({ logins, password: demo.DEMO_PASSWORD, seeded }, 'demo logins');
+  const lines = [
+    `Tessera demo ${seeded ? 'loaded' : 'running'}; log in with password ${demo.DEMO_PASSWORD}:`,
+    ...logins.map((l) => `  ${l.level.padEnd(6)} ${l.email}`),
+  ];
+  process.stdout.write(`${lines.join('\n')}\n`);
+}

@@ -1,0 +1,52 @@
+/** Device detail and update (spec §7 devices detail, PUT, v2 detail). Visibility per spec §6 via access.ts. */
+import { asc, eq } from 'drizzle-orm';
+import type { TDevice, TDeviceDetail, TDeviceUpdate } from '@tessera/contracts';
+import type { Db } from '../../db/client.js';
+import type { TPrincipal } from '../../core/principal.js';
+import { notFound } from '../../core/errors.js';
+import { deviceIngestStats, devices, projectSensors, projects } from '../../db/schema.js';
+import { findDeviceView } from './device-queries.js';
+import { presentDevice, presentDeviceDetail, type TDeviceView } from './presenters.js';
+
+async function viewOrNotFound(db: Db, principal: TPrincipal, tangramId: string): Promise<TDeviceView> {
+  const view = await findDeviceView(db, principal, tangramId);
+  if (!view) throw notFound('device');
+  return view;
+}
+
+/** The device `tangramId`. @throws AppError 404 when it does not exist or `principal` may not see it. */
+export async function getDevice(db: Db, principal: TPrincipal, tangramId: string): Promise<TDevice> {
+  return presentDevice(await viewOrNotFound(db, principal, tangramId));
+}
+
+/**
+ * The device with its project's status groups and sensors and its ingest rejection counters (v2 detail).
+ * @throws AppError 404 when it does not exist or `principal` may not see it.
+ */
+export async function getDeviceDetail(db: Db, principal: TPrincipal, tangramId: string): Promise<TDeviceDetail> {
+  const view = await viewOrNotFound(db, principal, tangramId);
+  const [[project], sensors, rejected] = await Promise.all([
+    db.select({ statusGroups: projects.statusGroups }).from(projects).where(eq(projects.id, view.device.projectId)),
+    db.select().from(projectSensors).where(eq(projectSensors.projectId, view.device.projectId)).orderBy(asc(projectSensors.id)),
+    db
+      .select({ reason: deviceIngestStats.reason, count: deviceIngestStats.count })
+      .from(deviceIngestStats)
+      .where(eq(deviceIngestStats.deviceId, view.device.id)),
+  ]);
+  return presentDeviceDetail(view, project.statusGroups, sensors, rejected);
+}
+
+/**
+ * Sets the device's name and/or nickname (vendor only, enforced by the route).
+ * @throws AppError 404 when it does not exist or is another tenant's.
+ */
+export async function updateDevice(db: Db, principal: TPrincipal, tangramId: string, input: TDeviceUpdate): Promise<TDevice> {
+  const view = await viewOrNotFound(db, principal, tangramId);
+  if (input.name === undefined && input.nickname === undefined) return presentDevice(view);
+  const [row] = await db
+    .update(devices)
+    .set({ name: input.name, nickname: input.nickname })
+    .where(eq(devices.id, view.device.id))
+    .returning();
+  return presentDevice({ ...view, device: row });
+}

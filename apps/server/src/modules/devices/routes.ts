@@ -1,0 +1,47 @@
+/**
+ * `/frontstage/v1/devices…` and `/frontstage/v1/v2/devices…` (spec §7 devices; v2 list and detail). Any logged-in
+ * account; users see only the devices authorised to them (§6). PUT is vendor only. Registration lives under
+ * projects (projects/routes.ts).
+ */
+import {
+  ZDevice,
+  ZDeviceDetail,
+  ZDeviceList,
+  ZDeviceListFilter,
+  ZDeviceListQuery,
+  ZDeviceUpdate,
+  ZSum,
+  ZTangramIdParam,
+} from '@tessera/contracts';
+import type { TApp } from '../../core/app.js';
+import type { TAppContext } from '../../core/context.js';
+import { principalOf, requireAuth, requireVendor } from '../../core/principal.js';
+import { countDevices, listDevices } from './device-queries.js';
+import { getDevice, getDeviceDetail, updateDevice } from './device-service.js';
+
+const tags = ['devices'];
+const auth = { preHandler: requireAuth };
+
+/** Registers the device routes (prefix `/frontstage/v1`). */
+export async function deviceRoutes(app: TApp, ctx: TAppContext): Promise<void> {
+  const { db } = ctx;
+  for (const base of ['/devices', '/v2/devices']) {
+    app.get(base, { ...auth, schema: { tags, querystring: ZDeviceListQuery, response: { 200: ZDeviceList } } }, (req) =>
+      listDevices(db, principalOf(req), req.query),
+    );
+  }
+  app.get('/devices/sum', { ...auth, schema: { tags, querystring: ZDeviceListFilter, response: { 200: ZSum } } }, async (req) => ({
+    total: await countDevices(db, principalOf(req), req.query),
+  }));
+  app.get('/devices/:tangramId', { ...auth, schema: { tags, params: ZTangramIdParam, response: { 200: ZDevice } } }, (req) =>
+    getDevice(db, principalOf(req), req.params.tangramId),
+  );
+  app.put(
+    '/devices/:tangramId',
+    { preHandler: requireVendor, schema: { tags, params: ZTangramIdParam, body: ZDeviceUpdate, response: { 200: ZDevice } } },
+    (req) => updateDevice(db, principalOf(req), req.params.tangramId, req.body),
+  );
+  app.get('/v2/devices/:tangramId', { ...auth, schema: { tags, params: ZTangramIdParam, response: { 200: ZDeviceDetail } } }, (req) =>
+    getDeviceDetail(db, principalOf(req), req.params.tangramId),
+  );
+}

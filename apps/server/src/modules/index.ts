@@ -1,0 +1,33 @@
+/** Registers every module's routes under its spec prefix (spec §7). One line per module. */
+import type { TApp } from '../core/app.js';
+import type { TAppContext } from '../core/context.js';
+import { authRoutes } from './auth/routes.js';
+import { deviceRoutes } from './devices/routes.js';
+import { healthRoutes } from './health/routes.js';
+import { imageRoutes } from './images/routes.js';
+import { productRoutes } from './products/routes.js';
+import { projectSettingsRoutes } from './project-settings/routes.js';
+import { projectRoutes } from './projects/routes.js';
+import { sensorRoutes } from './sensors/routes.js';
+import { telemetryRoutes } from './telemetry/routes.js';
+
+type TRoutes = (app: TApp, ctx: TAppContext) => Promise<void>;
+
+const MODULES: readonly [prefix: string, routes: TRoutes][] = [
+  ['', healthRoutes],
+  ['/authorization/v1', authRoutes],
+  ['/frontstage/v1', productRoutes],
+  ['/frontstage/v1', imageRoutes],
+  ['/frontstage/v1', projectRoutes],
+  ['/frontstage/v1', projectSettingsRoutes],
+  ['/frontstage/v1', deviceRoutes],
+  ['/frontstage/v1', sensorRoutes],
+  ['/frontstage-ts/v1', telemetryRoutes],
+];
+
+/** Registers all module routes on `app`. */
+export async function registerModules(app: TApp, ctx: TAppContext): Promise<void> {
+  for (const [prefix, routes] of MODULES) {
+    await app.register(async (scope) => routes(scope as TApp, ctx), { prefix });
+  }
+}

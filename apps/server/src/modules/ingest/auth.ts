@@ -1,0 +1,109 @@
+/**
+ * Broker hooks of the embedded Aedes (docs/protocol.md "Credentials", "Topics"): who may connect, publish and
+ * subscribe, and the hand-off of telemetry/status publishes to ingest. A device connects with username = its
+ * Tangram ID and password = its secret; a browser with username `jwt` and password = its access token.
+ */
+import type { AedesOptions, AuthenticateError, Client } from 'aedes';
+import type { Logger } from 'pino';
+import { sha256, digestEquals } from '../../core/crypto.js';
+import type { TPrincipal } from '../../core/principal.js';
+import type { TokenService } from '../../core/tokens.js';
+import type { Db } from '../../db/client.js';
+import { findVisibleDevice } from '../devices/access.js';
+import { canDevicePublish, canDeviceSubscribe, classifyDeviceTopic, liveTopicDevice } from './acl.js';
+import type { DeviceDirectory, TIngestDevice } from './directory.js';
+import type { IngestPipeline } from './pipeline.js';
+
+/** The MQTT username a browser uses to present its access token as password. */
+export const BROWSER_USERNAME = 'jwt';
+
+/** Who is behind one MQTT connection. */
+export type TConnIdentity = { kind: 'device'; device: TIngestDevice } | { kind: 'browser'; principal: TPrincipal };
+
+/** What the hooks need. `pipeline` null: devices are refused (external mode, where the broker owns them). */
+export interface THookDeps {
+  db: Db;
+  tokens: TokenService;
+  directory: DeviceDirectory;
+  pipeline: IngestPipeline | null;
+  log: Logger;
+}
+
+/** CONNACK return code 5 "not authorised" (MQTT 3.1.1 §3.2.2.3). */
+const NOT_AUTHORISED = 5;
+
+function refused(): AuthenticateError {
+  return Object.assign(new Error('not authorised'), { returnCode: NOT_AUTHORISED }) as AuthenticateError;
+}
+
+/** Builds authenticate / authorizePublish / authorizeSubscribe for Aedes. */
+export function createBrokerHooks(
+  deps: THookDeps,
+): Required<Pick<AedesOptions, 'authenticate' | 'authorizePublish' | 'authorizeSubscribe'>> {
+  const identities = new WeakMap<Client, TConnIdentity>();
+
+  async function identify(username: string | undefined, password: Buffer | undefined): Promise<TConnIdentity | null> {
+    if (!username || !password) return null;
+    if (username === BROWSER_USERNAME) {
+      const res = await deps.tokens.verify(password.toString('utf8'));
+      if (!res.ok) return null;
+      const p = res.payload;
+      return {
+        kind: 'browser',
+        principal: { accountId: Number(p.sub), tenantId: p.tid, email: p.email, level: p.level, fea: p.fea, via: 'jwt' },
+      };
+    }
+    if (!deps.pipeline) return null;
+    const device = await deps.directory.device(username);
+    if (!device || !digestEquals(sha256(password.toString('utf8')), device.secretHash)) return null;
+    return { kind: 'device', device };
+  }
+
+  return {
+    authenticate(client, username, password, done) {
+      identify(username, password).then(
+        (identity) => {
+          if (!identity) return done(refused(), false);
+          identities.set(client, identity);
+          done(null, true);
+        },
+        (err: unknown) => {
+          deps.log.error({ err }, 'MQTT authentication failed');
+          done(refused(), false);
+        },
+      );
+    },
+
+    authorizePublish(client, packet, done) {
+      if (!client) return done(null);
+      const identity = identities.get(client);
+      if (identity?.kind !== 'device' || !canDevicePublish(identity.device.tangramId, packet.topic)) {
+        return done(new Error(`publish to ${packet.topic} not allowed`));
+      }
+      const kind = classifyDeviceTopic(packet.topic)?.kind;
+      if ((kind !== 'telemetry' && kind !== 'status') || !deps.pipeline) return done(null);
+      // Calling done only after the batch commits is what delays the QoS 1 PUBACK (Aedes writes it after this hook).
+      const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+      deps.pipeline.submit(identity.device, kind, payload).then(
+        () => done(null),
+        (err: Error) => done(err),
+      );
+    },
+
+    authorizeSubscribe(client, sub, done) {
+      const identity = identities.get(client);
+      if (identity?.kind === 'device') {
+        return done(null, canDeviceSubscribe(identity.device.tangramId, sub.topic) ? sub : null);
+      }
+      const tangramId = identity ? liveTopicDevice(sub.topic) : null;
+      if (!identity || !tangramId) return done(null, null);
+      findVisibleDevice(deps.db, identity.principal, tangramId).then(
+        (device) => done(null, device ? sub : null),
+        (err: unknown) => {
+          deps.log.error({ err }, 'live subscription check failed');
+          done(null, null);
+        },
+      );
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Short-lived caches of what ingest looks up on every connect and publish: device rows by Tangram ID (for
+ * credentials and ids) and each project's telemetry keys (project_sensors). A changed secret or sensor list is
+ * seen within the TTL; a device that is not found is re-read sooner, so a just-registered device can connect.
+ */
+import { eq } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import { devices, projectSensors } from '../../db/schema.js';
+
+/** What ingest knows of a device. */
+export interface TIngestDevice {
+  id: number;
+  tenantId: number;
+  projectId: number;
+  tangramId: string;
+  secretHash: string;
+}
+
+/** How long a found device row and a project's key set are reused, in milliseconds. */
+export const DIRECTORY_TTL_MS = 10_000;
+/** How long "no such device" is remembered, in milliseconds. */
+export const DIRECTORY_MISS_TTL_MS = 1_000;
+
+interface TEntry<T> {
+  value: Promise<T>;
+  expiresAt: number;
+}
+
+/** Device and project-key look-ups with a TTL cache. */
+export class DeviceDirectory {
+  private readonly deviceCache = new Map<string, TEntry<TIngestDevice | null>>();
+  private readonly keyCache = new Map<number, TEntry<ReadonlySet<string>>>();
+
+  constructor(private readonly db: Db) {}
+
+  /** The device with this (upper-case) Tangram ID, or null. */
+  device(tangramId: string): Promise<TIngestDevice | null> {
+    return cached(this.deviceCache, tangramId, async () => {
+      const [row] = await this.db
+        .select({
+          id: devices.id,
+          tenantId: devices.tenantId,
+          projectId: devices.projectId,
+          tangramId: devices.tangramId,
+          secretHash: devices.secretHash,
+        })
+        .from(devices)
+        .where(eq(devices.tangramId, tangramId));
+      return row ?? null;
+    });
+  }
+
+  /** The telemetry keys a device of `projectId` may report. */
+  projectKeys(projectId: number): Promise<ReadonlySet<string>> {
+    return cached(this.keyCache, projectId, async () => {
+      const rows = await this.db.select({ key: projectSensors.key }).from(projectSensors).where(eq(projectSensors.projectId, projectId));
+      return new Set(rows.map((r) => r.key));
+    });
+  }
+}
+
+function cached<K, T>(map: Map<K, TEntry<T>>, key: K, load: () => Promise<T>): Promise<T> {
+  const now = Date.now();
+  const hit = map.get(key);
+  if (hit && hit.expiresAt > now) return hit.value;
+  const entry: TEntry<T> = { value: load(), expiresAt: now + DIRECTORY_TTL_MS };
+  map.set(key, entry);
+  entry.value.then(
+    (v) => {
+      if (v === null) entry.expiresAt = Date.now() + DIRECTORY_MISS_TTL_MS;
+    },
+    () => map.delete(key),
+  );
+  return entry.value;
+}

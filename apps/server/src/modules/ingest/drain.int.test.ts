@@ -1,0 +1,45 @@
+import { sql } from 'drizzle-orm';
+import { topics } from '@tessera/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openTestDatabase, startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import { rowsOf, type Database } from '../../db/client.js';
+import { connectMqtt } from './ingest-test-kit.js';
+import { buildDeviceProject } from '../../../test/device-factory.js';
+
+describe(`ingest drains on close (${TEST_DB_KIND})`, () => {
+  let database: Database;
+  let server: TTestServer;
+  beforeAll(async () => {
+    database = await openTestDatabase();
+    // A long flush interval: without the drain, the pending batch would still be waiting when close() runs.
+    server = await startTestServer({ ingestFlushMs: 2_000 }, database);
+  });
+  afterAll(async () => {
+    await server.stop();
+    await database.close();
+  });
+
+  it('stores every acknowledged point when the server closes right after the publishes', async () => {
+    const [dev] = (await buildDeviceProject(server.ctx.db)).devices;
+    const device = await connectMqtt(server.mqttUrl, dev.tangramId, dev.secret);
+    const acked: number[] = [];
+    const base = 1_650_000_000_000;
+    const sends = Array.from({ length: 200 }, (_, i) =>
+      device
+        .publishAsync(topics.telemetry(dev.tangramId), JSON.stringify({ key: 'temperature', ts: base + i, vs: [i] }), { qos: 1 })
+        .then(() => acked.push(base + i))
+        .catch(() => undefined),
+    );
+    await new Promise((r) => setTimeout(r, 100));
+    await server.close();
+    await Promise.race([Promise.allSettled(sends), new Promise((r) => setTimeout(r, 2_000))]);
+    await device.endAsync(true).catch(() => undefined);
+
+    expect(acked.length).toBeGreaterThan(0);
+    const stored = rowsOf<{ ts: number | string }>(
+      await database.db.execute(sql`select ts from telemetry where device_id = ${dev.id}`),
+    ).map((r) => Number(r.ts));
+    const storedSet = new Set(stored);
+    expect(acked.filter((ts) => !storedSet.has(ts))).toEqual([]);
+  });
+});

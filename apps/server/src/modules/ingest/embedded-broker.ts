@@ -1,0 +1,82 @@
+/**
+ * The embedded broker (ARCHITECTURE.md "One process by default"): Aedes on MQTT TCP and on WebSocket `/mqtt` of
+ * the HTTP server (the `ws` package directly; aedes-server-factory would pull in ws 3).
+ */
+import { createServer, type AddressInfo, type Server as NetServer } from 'node:net';
+import type { IncomingMessage, Server as HttpServer } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { Aedes, type AedesOptions, type PublishPacket } from 'aedes';
+import { createWebSocketStream, WebSocketServer } from 'ws';
+
+/** The WebSocket path of MQTT on the HTTP server. */
+export const MQTT_WS_PATH = '/mqtt';
+
+/** A running Aedes with its listeners. */
+export interface TEmbeddedBroker {
+  aedes: Aedes;
+  /** Listens for MQTT over TCP; answers the bound port. */
+  listenTcp(port: number, host: string): Promise<number>;
+  /** Serves MQTT over WebSocket at {@link MQTT_WS_PATH} on `httpServer`. */
+  attachWebSocket(httpServer: HttpServer): void;
+  /** Publishes as the server (no client: ACL hooks pass it). Resolves once Aedes took it. */
+  publish(topic: string, payload: string | Buffer, opts?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
+  /** Refuses new connections; connected clients stay. */
+  stopAccepting(): void;
+  /** Closes every client and the broker. */
+  close(): Promise<void>;
+}
+
+/** Creates the broker with `hooks` (authentication and ACL). */
+export async function createEmbeddedBroker(hooks: AedesOptions): Promise<TEmbeddedBroker> {
+  const aedes = await Aedes.createBroker(hooks);
+  let tcp: NetServer | null = null;
+  let http: HttpServer | null = null;
+  let accepting = true;
+  const wss = new WebSocketServer({ noServer: true });
+
+  const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
+    if (new URL(req.url ?? '/', 'http://x').pathname !== MQTT_WS_PATH) return;
+    if (!accepting) {
+      socket.destroy();
+      return;
+    }
+    wss.handleUpgrade(req, socket, head, (ws) => {
+      aedes.handle(createWebSocketStream(ws), req);
+    });
+  };
+
+  return {
+    aedes,
+    async listenTcp(port, host) {
+      const server = createServer((socket) => aedes.handle(socket));
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+      tcp = server;
+      return (server.address() as AddressInfo).port;
+    },
+    attachWebSocket(httpServer) {
+      http = httpServer;
+      httpServer.on('upgrade', onUpgrade);
+    },
+    publish(topic, payload, opts = {}) {
+      const packet = { cmd: 'publish', topic, payload, qos: opts.qos ?? 0, retain: opts.retain ?? false, dup: false } as PublishPacket;
+      return new Promise((resolve, reject) => aedes.publish(packet, (err) => (err ? reject(err) : resolve())));
+    },
+    stopAccepting() {
+      accepting = false;
+      tcp?.close();
+      http?.off('upgrade', onUpgrade);
+    },
+    async close() {
+      accepting = false;
+      await new Promise<void>((resolve) => aedes.close(() => resolve()));
+      for (const ws of wss.clients) ws.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * External-broker mode (MQTT_URL; docs/decisions/ingest.md): the server joins Mosquitto/EMQX as MQTT 5 clients.
+ * Ingest connections share `$share/tessera/devices/+/telemetry|status` with QoS 1, keep a session (clean false,
+ * session expiry) under a stable client id per replica, and acknowledge a message only after its batch commits
+ * (MQTT.js `customHandleAcks`). A control connection publishes the server's messages and relays
+ * `live/devices/+` to this replica's browser WebSocket.
+ */
+import mqtt, { type MqttClient } from 'mqtt';
+import type { Logger } from 'pino';
+import { classifyDeviceTopic } from './acl.js';
+import type { DeviceDirectory } from './directory.js';
+import type { IngestPipeline } from './pipeline.js';
+
+/** The shared-subscription group every replica joins. */
+export const SHARE_GROUP = 'tessera';
+/** Ingest subscriptions. */
+export const INGEST_FILTERS = [`$share/${SHARE_GROUP}/devices/+/telemetry`, `$share/${SHARE_GROUP}/devices/+/status`];
+/**
+ * Ingest connections per replica. MQTT.js handles one incoming packet at a time and a QoS 1 message is held
+ * until its batch commits, so parallel connections are what lets one batch hold several messages.
+ */
+export const INGEST_CONNECTIONS = 4;
+/** How long the broker keeps a crashed replica's session (and its unacknowledged messages), in seconds. */
+export const SESSION_EXPIRY_S = 600;
+
+/** The server's side of an external broker. */
+export interface TExternalBroker {
+  publish(topic: string, payload: string | Buffer, opts?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
+  isUp(): boolean;
+  /** Unsubscribes the ingest connections (the broker routes to other replicas from now on). */
+  stopAccepting(): Promise<void>;
+  /** Ends the sessions and connections (after the pipeline drained). */
+  close(): Promise<void>;
+}
+
+/** What the external mode needs. */
+export interface TExternalDeps {
+  url: string;
+  /** Stable per replica (host and HTTP port), so a restarted replica resumes its session. */
+  clientIdBase: string;
+  pipeline: IngestPipeline;
+  directory: DeviceDirectory;
+  log: Logger;
+  /** Called with each live message seen on the broker (to forward to local browsers). */
+  onLive(topic: string, payload: Buffer): void;
+}
+
+/** Connects the control and ingest clients; resolves once all are connected and subscribed. */
+export async function connectExternalBroker(deps: TExternalDeps): Promise<TExternalBroker> {
+  const { log, pipeline, directory } = deps;
+
+  async function ingest(topic: string, message: Buffer): Promise<void> {
+    const t = classifyDeviceTopic(topic);
+    if (!t || (t.kind !== 'telemetry' && t.kind !== 'status')) return;
+    const device = await directory.device(t.tangramId);
+    if (!device) {
+      log.warn({ topic }, 'ingest: message from an unknown device dropped');
+      return;
+    }
+    await pipeline.submit(device, t.kind, message);
+  }
+
+  const control = await mqtt.connectAsync(deps.url, {
+    protocolVersion: 5,
+    clientId: `${deps.clientIdBase}-ctl`,
+    clean: true,
+    reconnectPeriod: 1000,
+  });
+  control.on('message', (topic, payload) => deps.onLive(topic, payload));
+  await control.subscribeAsync('live/devices/+', { qos: 0 });
+
+  const ingesters: MqttClient[] = [];
+  for (let i = 0; i < INGEST_CONNECTIONS; i += 1) {
+    const client = await mqtt.connectAsync(deps.url, {
+      protocolVersion: 5,
+      clientId: `${deps.clientIdBase}-in${i}`,
+      clean: false,
+      properties: { sessionExpiryInterval: SESSION_EXPIRY_S },
+      reconnectPeriod: 1000,
+      customHandleAcks: (topic, message, _packet, done) => {
+        ingest(topic, message).then(
+          () => done(0),
+          (err: Error) => {
+            log.warn({ err, topic }, 'ingest: message not stored, not acknowledged');
+            done(err);
+          },
+        );
+      },
+    });
+    // QoS 0 publishes never reach customHandleAcks: store them best effort.
+    client.on('message', (topic, message, packet) => {
+      if (packet.qos === 0) ingest(topic, message).catch(() => undefined);
+    });
+    client.on('error', (err) => log.warn({ err }, 'external broker connection error'));
+    await client.subscribeAsync(INGEST_FILTERS, { qos: 1 });
+    ingesters.push(client);
+  }
+
+  return {
+    async publish(topic, payload, opts = {}) {
+      await control.publishAsync(topic, payload, { qos: opts.qos ?? 0, retain: opts.retain ?? false });
+    },
+    isUp: () => control.connected && ingesters.every((c) => c.connected),
+    async stopAccepting() {
+      await Promise.all(ingesters.map((c) => c.unsubscribeAsync(INGEST_FILTERS).catch(() => undefined)));
+    },
+    async close() {
+      // A graceful stop ends the sessions (expiry 0) so the broker stops queueing for this replica.
+      await Promise.all(ingesters.map((c) => c.endAsync(false, { properties: { sessionExpiryInterval: 0 } })));
+      await control.endAsync();
+    },
+  };
+}

@@ -1,0 +1,55 @@
+/**
+ * Helpers of the ingest integration tests: MQTT clients as a device or a browser, polling, and row counts.
+ */
+import { sql } from 'drizzle-orm';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
+import type { Db } from '../../db/client.js';
+import { rowsOf } from '../../db/client.js';
+import { BROWSER_USERNAME } from './auth.js';
+
+/** Connects an MQTT client; rejects on a refused CONNACK instead of retrying. */
+export function connectMqtt(url: string, username: string, password: string, extra: IClientOptions = {}): Promise<MqttClient> {
+  return mqtt.connectAsync(url, { username, password, reconnectPeriod: 0, connectTimeout: 5_000, ...extra });
+}
+
+/** Connects as a browser: username `jwt`, password the access token, over `wsUrl`. */
+export function connectBrowser(wsUrl: string, token: string): Promise<MqttClient> {
+  return connectMqtt(wsUrl, BROWSER_USERNAME, token);
+}
+
+/** Polls `check` until it answers true or `timeoutMs` passes (then throws). */
+export async function waitUntil(check: () => Promise<boolean> | boolean, timeoutMs = 10_000): Promise<void> {
+  const until = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > until) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Stored raw telemetry rows of a device. */
+export async function telemetryCount(db: Db, deviceId: number, key?: string): Promise<number> {
+  const res = await db.execute(
+    key
+      ? sql`select count(*)::int as n from telemetry where device_id = ${deviceId} and key = ${key}`
+      : sql`select count(*)::int as n from telemetry where device_id = ${deviceId}`,
+  );
+  return rowsOf<{ n: number }>(res)[0].n;
+}
+
+/** The rejected-point counter of a device and reason (device_ingest_stats), 0 when absent. */
+export async function rejectedCount(db: Db, deviceId: number, reason: string): Promise<number> {
+  const res = await db.execute(sql`select count from device_ingest_stats where device_id = ${deviceId} and reason = ${reason}`);
+  const row = rowsOf<{ count: number | string }>(res)[0];
+  return row ? Number(row.count) : 0;
+}
+
+/** Subscribes and answers the granted QoS of each filter (128 = refused) instead of throwing on a refusal. */
+export async function subscribeGranted(client: MqttClient, filters: string[]): Promise<number[]> {
+  try {
+    return (await client.subscribeAsync(filters, { qos: 1 })).map((g) => g.qos);
+  } catch (err) {
+    const granted = (err as { packet?: { granted?: (number | { qos: number })[] } }).packet?.granted;
+    if (!granted) throw err;
+    return granted.map((g) => (typeof g === 'number' ? g : g.qos));
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The MQTT side of the server (ARCHITECTURE.md "Device protocol", docs/protocol.md): embedded Aedes (TCP +
+ * WebSocket `/mqtt`) by default, or an external broker with MQTT_URL; the ingest pipeline; the live channel.
+ */
+import { hostname } from 'node:os';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import type { TAppContext, TMessageBus } from '../../core/context.js';
+import { createBrokerHooks } from './auth.js';
+import { DeviceDirectory } from './directory.js';
+import { createEmbeddedBroker } from './embedded-broker.js';
+import { connectExternalBroker, type TExternalBroker } from './external-broker.js';
+import { IngestPipeline, type TIngestCounters } from './pipeline.js';
+
+/** How long close() waits after the drain for the last acknowledgements to be written, in milliseconds. */
+const PUBACK_GRACE_MS = 100;
+
+/** The MQTT side of the server. */
+export interface TMessaging {
+  bus: TMessageBus;
+  /** Starts listening: MQTT TCP on config.mqttPort (embedded) and WebSocket `/mqtt` on `httpServer`. */
+  listen(httpServer: Server): Promise<void>;
+  /** The MQTT TCP port actually bound (embedded mode), or null. */
+  mqttPort(): number | null;
+  /** Stops accepting, drains the pending ingest batch (so acknowledged points are stored), closes the broker/client. */
+  close(): Promise<void>;
+  /** In-process ingest counters since start (accepted, duplicates, refused by reason). */
+  ingestCounters(): TIngestCounters;
+}
+
+/**
+ * Builds the messaging side. Embedded mode (no `config.mqttUrl`): one Aedes serves devices (TCP and WebSocket)
+ * and browsers. External mode: devices live on the external broker (its own authentication and ACL); this
+ * server ingests through shared subscriptions and serves only browsers on `/mqtt`.
+ */
+export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TMessaging> {
+  const { config, db, log, tokens } = ctx;
+  const directory = new DeviceDirectory(db);
+  let external: TExternalBroker | null = null;
+  const isExternal = !!config.mqttUrl;
+
+  const pipeline: IngestPipeline = new IngestPipeline({
+    db,
+    log,
+    directory,
+    batchMax: config.ingestBatchMax,
+    flushMs: config.ingestFlushMs,
+    publishLive: (topic, message) => {
+      const payload = JSON.stringify(message);
+      const sent = external ? external.publish(topic, payload) : broker.publish(topic, payload);
+      sent.catch((err: unknown) => log.warn({ err, topic }, 'live message not published'));
+    },
+  });
+  const broker = await createEmbeddedBroker(createBrokerHooks({ db, tokens, directory, pipeline: isExternal ? null : pipeline, log }));
+  let boundPort: number | null = null;
+
+  const bus: TMessageBus = {
+    async publish(topic, payload, opts) {
+      if (!isExternal) return broker.publish(topic, payload, opts);
+      if (!external) throw new Error('the external MQTT broker is not connected yet');
+      return external.publish(topic, payload, opts);
+    },
+    isUp: () => (isExternal ? (external?.isUp() ?? false) : !broker.aedes.closed),
+  };
+
+  return {
+    bus,
+    async listen(httpServer) {
+      broker.attachWebSocket(httpServer);
+      if (!config.mqttUrl) {
+        boundPort = await broker.listenTcp(config.mqttPort, config.host);
+        return;
+      }
+      const httpPort = (httpServer.address() as AddressInfo | null)?.port ?? config.port;
+      external = await connectExternalBroker({
+        url: config.mqttUrl,
+        clientIdBase: `tessera-${hostname()}-${httpPort}`,
+        pipeline,
+        directory,
+        log,
+        onLive: (topic, payload) => {
+          broker.publish(topic, payload).catch(() => undefined);
+        },
+      });
+    },
+    mqttPort: () => boundPort,
+    async close() {
+      broker.stopAccepting();
+      await external?.stopAccepting();
+      await pipeline.drain();
+      // Let the PUBACKs of the drained batch reach the wire before the connections close.
+      await new Promise((r) => setTimeout(r, PUBACK_GRACE_MS));
+      await external?.close();
+      await broker.close();
+    },
+    ingestCounters: () => pipeline.counters,
+  };
+}

@@ -1,0 +1,29 @@
+/**
+ * Small SQL helpers shared by the catalogue modules (products, projects, devices): substring search, paging
+ * offsets and recognising a unique-index violation on both drivers.
+ */
+import { ilike, or, type SQL } from 'drizzle-orm';
+import type { PgColumn } from 'drizzle-orm/pg-core';
+
+/** A case-insensitive substring match of `q` on any of `columns`; `%`, `_` and `\` in `q` match literally. */
+export function searchAny(q: string | undefined, columns: PgColumn[]): SQL | undefined {
+  if (!q) return undefined;
+  const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  return or(...columns.map((c) => ilike(c, pattern)));
+}
+
+/** Row offset of 1-based `page` of `limit` rows. */
+export function offsetOf(page: number, limit: number): number {
+  return (page - 1) * limit;
+}
+
+/**
+ * True when `err` is PostgreSQL's unique_violation (23505), whether thrown by pg, by PGlite, or wrapped by
+ * Drizzle in a DrizzleQueryError (`cause`).
+ */
+export function isUniqueViolation(err: unknown): boolean {
+  for (let e: unknown = err, depth = 0; e && depth < 4; e = (e as { cause?: unknown }).cause, depth++) {
+    if ((e as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { estimateFee } from './fee-estimate.js';
+import { PRICING } from './pricing.js';
+
+const sensor = (key: string, uploadPeriodMs: number, extra: { enabled?: boolean; valueCount?: number } = {}) => ({
+  key,
+  uploadPeriodMs,
+  enabled: extra.enabled ?? true,
+  valueCount: extra.valueCount ?? 1,
+});
+
+describe('estimateFee', () => {
+  it('prices 2 sensors at 1 s and 10 s on 5 devices over a 30-day month (hand-computed)', () => {
+    // 30 d = 2 592 000 s → 2 592 000 + 259 200 = 2 851 200 messages per device; × 5 = 14 256 000.
+    // 14.256 M × NT$10 = 142.56; 14.256 M × NT$6 = 85.536 → 85.54; total 228.096 → 228.10.
+    const fee = estimateFee([sensor('temperature', 1_000), sensor('humidity', 10_000)], 5, PRICING);
+    expect(fee.month_days).toBe(30);
+    expect(fee.sensors.map((s) => s.messages_per_device)).toEqual([2_592_000, 259_200]);
+    expect(fee.messages_per_month).toBe(14_256_000);
+    expect(fee.points_per_month).toBe(14_256_000);
+    expect(fee.cost).toEqual({ messages: 142.56, points: 85.54, total: 228.1 });
+  });
+
+  it('counts nothing for a sensor with period 0 or disabled', () => {
+    const fee = estimateFee([sensor('a', 1_000), sensor('off', 0), sensor('disabled', 1_000, { enabled: false })], 2, PRICING);
+    expect(fee.sensors.map((s) => s.messages_per_device)).toEqual([2_592_000, 0, 0]);
+    expect(fee.messages_per_month).toBe(5_184_000);
+  });
+
+  it('counts every value of a multi-value point as stored, messages once', () => {
+    // vibration x, y, z every 60 s on 1 device: 43 200 messages, 129 600 values.
+    const fee = estimateFee([sensor('vibration', 60_000, { valueCount: 3 })], 1, PRICING);
+    expect(fee.messages_per_month).toBe(43_200);
+    expect(fee.points_per_month).toBe(129_600);
+    expect(fee.cost).toEqual({ messages: 0.43, points: 0.78, total: 1.21 });
+  });
+
+  it('is zero without devices, and follows the price table it is given', () => {
+    expect(estimateFee([sensor('a', 1_000)], 0, PRICING).cost.total).toBe(0);
+    const fee = estimateFee([sensor('a', 1_000)], 1, { currency: 'TWD', monthDays: 31, messagesPerMillion: 100, pointsPerMillion: 0 });
+    expect(fee.messages_per_month).toBe(2_678_400);
+    expect(fee.cost.total).toBe(267.84);
+  });
+});

@@ -1,0 +1,60 @@
+/**
+ * Project settings routes (prefix `/frontstage/v1`): the notification tab (§7 "notification emails: GET, PUT;
+ * POST notification/email/test") and the system tab's read-only provisioning details and fee estimate.
+ * Vendor only (§6), scoped to the caller's tenant; another tenant's project answers 404.
+ */
+import type { FastifyRequest } from 'fastify';
+import {
+  ZFeeEstimate,
+  ZIdParam,
+  ZNotificationEmails,
+  ZNotificationEmailTest,
+  ZNotificationEmailTestResult,
+  ZProvisioning,
+} from '@tessera/contracts';
+import type { TApp } from '../../core/app.js';
+import type { TAppContext } from '../../core/context.js';
+import { principalOf, requireVendor } from '../../core/principal.js';
+import { getNotificationEmails, putNotificationEmails } from './notification-emails.js';
+import { ownedProject } from './owned-project.js';
+import { projectFeeEstimate } from './project-fee.js';
+import { provisioningFor } from './provisioning.js';
+import { sendTestMail } from './test-mail.js';
+
+const vendor = { preHandler: requireVendor };
+const tenant = (req: FastifyRequest) => principalOf(req).tenantId;
+
+/** Registers the project-settings routes. */
+export async function projectSettingsRoutes(app: TApp, ctx: TAppContext): Promise<void> {
+  const { db } = ctx;
+  const notification = { tags: ['notification'] };
+  const system = { tags: ['projects'] };
+
+  app.get(
+    '/projects/:id/notification/emails',
+    { ...vendor, schema: { ...notification, params: ZIdParam, response: { 200: ZNotificationEmails } } },
+    (req) => getNotificationEmails(db, tenant(req), req.params.id),
+  );
+  app.put(
+    '/projects/:id/notification/emails',
+    { ...vendor, schema: { ...notification, params: ZIdParam, body: ZNotificationEmails, response: { 200: ZNotificationEmails } } },
+    (req) => putNotificationEmails(db, tenant(req), req.params.id, req.body),
+  );
+  app.post(
+    '/notification/email/test',
+    { ...vendor, schema: { ...notification, body: ZNotificationEmailTest, response: { 200: ZNotificationEmailTestResult } } },
+    (req) => sendTestMail(ctx, principalOf(req), req.body.project_id, req.headers['accept-language']),
+  );
+
+  app.get(
+    '/projects/:id/provisioning',
+    { ...vendor, schema: { ...system, params: ZIdParam, response: { 200: ZProvisioning } } },
+    async (req) => {
+      await ownedProject(db, tenant(req), req.params.id);
+      return provisioningFor(ctx.config, req.hostname);
+    },
+  );
+  app.get('/projects/:id/fee-estimate', { ...vendor, schema: { ...system, params: ZIdParam, response: { 200: ZFeeEstimate } } }, (req) =>
+    projectFeeEstimate(db, tenant(req), req.params.id),
+  );
+}

@@ -1,0 +1,87 @@
+/**
+ * v2 (and v1) timeseries (spec §7 `/frontstage-ts/v1/v2/timeseries`, §5 history range): one device and key,
+ * bucketed by {@link planBuckets}, aggregated by `fn` per value slot v1..v3, optionally as bucket-to-bucket
+ * differences. Buckets without data are left out (no gap filling).
+ */
+import { HISTORY_RANGE_MAX_DAYS, type TAggFn, type TTimeseriesQuery, type TTimeseriesResponse } from '@tessera/contracts';
+import { sql, type SQL } from 'drizzle-orm';
+import { rowsOf, type Db } from '../../db/client.js';
+import type { TPrincipal } from '../../core/principal.js';
+import { planBuckets, type TBucketPlan } from './buckets.js';
+import { visibleDeviceOr404 } from './device.js';
+import { assertRange } from './range.js';
+
+type TSlotRow = { b: number | string; x1: number | null; x2: number | null; x3: number | null };
+
+/**
+ * Answers a timeseries query for a device `principal` may see.
+ * @throws AppError 404 for an invisible device; 400 for start ≥ end or a range over HISTORY_RANGE_MAX_DAYS.
+ */
+export async function queryTimeseries(db: Db, principal: TPrincipal, q: TTimeseriesQuery): Promise<TTimeseriesResponse> {
+  assertRange(q.startTs, q.endTs, HISTORY_RANGE_MAX_DAYS);
+  const device = await visibleDeviceOr404(db, principal, q.tangramId);
+  const plan = planBuckets(q.startTs, q.endTs, q.width);
+  const rows = rowsOf<TSlotRow>(await db.execute(bucketSql(device.id, q.key, q.fn, plan)));
+  const values = rows.map((r) => ({ ts: Number(r.b), vs: [r.x1, r.x2, r.x3].map(numOrNull) }));
+  return {
+    tangramId: device.tangramId,
+    key: q.key,
+    fn: q.fn,
+    bucket_ms: plan.bucketMs,
+    source: plan.source,
+    points: q.diff ? differences(values) : values,
+  };
+}
+
+/** Each point minus the previous one (slot by slot); the first point has no predecessor and is null. */
+export function differences(points: { ts: number; vs: (number | null)[] }[]): { ts: number; vs: (number | null)[] }[] {
+  return points.map((p, i) => ({
+    ts: p.ts,
+    vs: p.vs.map((v, s) => {
+      const prev = i === 0 ? null : points[i - 1].vs[s];
+      return v === null || prev === null ? null : v - prev;
+    }),
+  }));
+}
+
+/** The aggregate of slot `n` (1..3) for `fn`, over raw rows or over rollup rows (avg = sum / count there). */
+function slotExpr(fn: TAggFn, n: number, raw: boolean): SQL {
+  const v = sql.raw(`v${n}`);
+  if (raw) {
+    if (fn === 'count') return sql`nullif(count(${v}), 0)::float8`;
+    return sql`${sql.raw(fn)}(${v})::float8`;
+  }
+  const [mn, mx, sm] = ['min', 'max', 'sum'].map((f) => sql.raw(`v${n}_${f}`));
+  switch (fn) {
+    case 'avg':
+      return sql`(sum(${sm}) / nullif(sum(count), 0))::float8`;
+    case 'min':
+      return sql`min(${mn})::float8`;
+    case 'max':
+      return sql`max(${mx})::float8`;
+    case 'sum':
+      return sql`sum(${sm})::float8`;
+    case 'count':
+      return sql`(case when sum(${sm}) is null then null else sum(count) end)::float8`;
+  }
+}
+
+function bucketSql(deviceId: number, key: string, fn: TAggFn, plan: TBucketPlan): SQL {
+  const raw = plan.source === 'raw';
+  const slots = sql`${slotExpr(fn, 1, raw)} as x1, ${slotExpr(fn, 2, raw)} as x2, ${slotExpr(fn, 3, raw)} as x3`;
+  const b = sql`${plan.bucketMs}::bigint`;
+  if (raw) {
+    return sql`select (ts / ${b}) * ${b} as b, ${slots} from telemetry
+      where device_id = ${deviceId} and key = ${key} and ts between ${plan.from} and ${plan.to}
+      group by 1 order by 1`;
+  }
+  return sql`select (bucket_ts / ${b}) * ${b} as b, ${slots} from telemetry_rollup
+    where device_id = ${deviceId} and key = ${key} and bucket_ms = ${plan.sourceBucketMs}
+      and bucket_ts between ${plan.from} and ${plan.to}
+    group by 1 order by 1`;
+}
+
+/** A numeric column as a number (PGlite and pg may return numerics as strings). */
+export function numOrNull(v: unknown): number | null {
+  return v === null || v === undefined ? null : Number(v);
+}

@@ -1,0 +1,26 @@
+/** Sorting and de-duplication of a batch's rows by primary key (lock order; one row per key per statement). */
+import type { TStatusRowIn, TTelemetryRowIn } from './write.js';
+
+/** Telemetry sorted by (device, key, ts); of points repeated inside the batch the first one is kept. */
+export function sortTelemetry(rows: readonly TTelemetryRowIn[]): TTelemetryRowIn[] {
+  const sorted = rows
+    .map((r, i) => ({ r, i }))
+    .sort((a, b) => a.r.deviceId - b.r.deviceId || cmp(a.r.key, b.r.key) || a.r.ts - b.r.ts || a.i - b.i)
+    .map((x) => x.r);
+  return sorted.filter((r, i) => i === 0 || !samePoint(sorted[i - 1], r));
+}
+
+/** Status words sorted by (device, ts); repeats inside the batch are dropped. */
+export function sortStatus(rows: readonly TStatusRowIn[]): TStatusRowIn[] {
+  const sorted = [...rows].sort((a, b) => a.deviceId - b.deviceId || a.ts - b.ts);
+  return sorted.filter((r, i) => i === 0 || sorted[i - 1].deviceId !== r.deviceId || sorted[i - 1].ts !== r.ts);
+}
+
+function samePoint(a: TTelemetryRowIn, b: TTelemetryRowIn): boolean {
+  return a.deviceId === b.deviceId && a.key === b.key && a.ts === b.ts;
+}
+
+/** Byte-order string comparison (a stable lock order; PostgreSQL need not sort the same way, only consistently). */
+function cmp(a: string, b: string): number {
+  return a < b ? -1 : a > b ? 1 : 0;
+}

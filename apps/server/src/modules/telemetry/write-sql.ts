@@ -1,0 +1,67 @@
+/**
+ * The status, last-seen and counter statements of the ingest batch writer (write.ts; telemetry is in
+ * write-telemetry.ts). Each takes whole columns as array parameters through `unnest`, one statement per table
+ * whatever the batch size; works the same on PostgreSQL and PGlite.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client.js';
+import type { TRejectedIn, TStatusRowIn, TTelemetryRowIn } from './write.js';
+
+/** Anything that runs SQL: the database or a transaction. */
+export type TExec = Pick<Db, 'execute'>;
+
+/** One array parameter (drizzle would otherwise expand a JS array into a list of parameters). */
+const arr = (values: readonly unknown[]): SQL => sql`${sql.param(values)}`;
+const col = <T, V>(rows: readonly T[], pick: (r: T) => V): SQL => arr(rows.map(pick));
+
+/** Stores status words as received (a resent word is absorbed by the primary key). */
+export async function insertStatus(tx: TExec, rows: readonly TStatusRowIn[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    insert into device_status (device_id, ts, svc_recv_ts, value)
+    select * from unnest(${col(rows, (r) => r.deviceId)}::int[], ${col(rows, (r) => r.ts)}::bigint[],
+      ${col(rows, (r) => r.svcRecvTs)}::bigint[], ${col(rows, (r) => r.value)}::bigint[])
+    on conflict (device_id, ts) do nothing`);
+}
+
+/** Sets devices.status_value/status_ts to each device's newest word of the batch when it is newer. */
+export async function updateDeviceStatus(tx: TExec, rows: readonly TStatusRowIn[]): Promise<void> {
+  const newest = new Map<number, TStatusRowIn>();
+  for (const r of rows) if ((newest.get(r.deviceId)?.ts ?? -1) < r.ts) newest.set(r.deviceId, r);
+  const list = [...newest.values()];
+  if (list.length === 0) return;
+  await tx.execute(sql`
+    update devices set status_value = s.value, status_ts = s.ts
+    from unnest(${col(list, (r) => r.deviceId)}::int[], ${col(list, (r) => r.ts)}::bigint[], ${col(list, (r) => r.value)}::bigint[])
+      as s(device_id, ts, value)
+    where devices.id = s.device_id and (devices.status_ts is null or devices.status_ts < s.ts)`);
+}
+
+/** devices.last_seen_at = greatest(itself, the newest svc_recv_ts of the device in the batch). */
+export async function touchLastSeen(tx: TExec, telemetry: readonly TTelemetryRowIn[], status: readonly TStatusRowIn[]): Promise<void> {
+  const seen = new Map<number, number>();
+  for (const r of [...telemetry, ...status]) seen.set(r.deviceId, Math.max(seen.get(r.deviceId) ?? 0, r.svcRecvTs));
+  const ids = [...seen.keys()].sort((a, b) => a - b);
+  if (ids.length === 0) return;
+  await tx.execute(sql`
+    update devices set last_seen_at = greatest(coalesce(devices.last_seen_at, 0), s.ts)
+    from unnest(${arr(ids)}::int[], ${arr(ids.map((id) => seen.get(id)))}::bigint[]) as s(device_id, ts)
+    where devices.id = s.device_id`);
+}
+
+/** Adds rejected-point counts per device and reason. */
+export async function upsertIngestStats(tx: TExec, rejected: readonly TRejectedIn[], now: number): Promise<void> {
+  const sums = new Map<string, TRejectedIn>();
+  for (const r of rejected) {
+    const id = `${r.deviceId}\u0000${r.reason}`;
+    const cur = sums.get(id);
+    sums.set(id, { ...r, count: (cur?.count ?? 0) + r.count });
+  }
+  const rows = [...sums.values()].sort((a, b) => a.deviceId - b.deviceId || (a.reason < b.reason ? -1 : 1));
+  if (rows.length === 0) return;
+  await tx.execute(sql`
+    insert into device_ingest_stats (device_id, reason, count, last_at)
+    select d, r, c, ${now}::bigint from unnest(${col(rows, (r) => r.deviceId)}::int[], ${col(rows, (r) => r.reason)}::text[],
+      ${col(rows, (r) => r.count)}::bigint[]) as x(d, r, c)
+    on conflict (device_id, reason) do update set count = device_ingest_stats.count + excluded.count, last_at = excluded.last_at`);
+}

@@ -1,0 +1,83 @@
+/**
+ * The telemetry statement of the ingest batch writer (write.ts): ONE statement inserts the raw points
+ * (ON CONFLICT DO NOTHING on (device_id, key, ts)) and, from exactly the rows it inserted (its RETURNING),
+ * adds the 1-min and 1-h rollup buckets and moves telemetry_latest forward. The rows never travel back to
+ * Node: PostgreSQL aggregates them, so a 5,000-point batch costs one round trip and no per-row JavaScript.
+ */
+import { sql, type SQL } from 'drizzle-orm';
+import { ROLLUP_BUCKETS_MS } from '@tessera/contracts';
+import { rowsOf } from '../../db/client.js';
+import type { TExec } from './write-sql.js';
+import type { TTelemetryRowIn } from './write.js';
+
+/** One array parameter (drizzle would otherwise expand a JS array into a list of parameters). */
+const arr = (values: readonly unknown[]): SQL => sql`${sql.param(values)}`;
+
+/** The rollup bucket sizes as a VALUES list (constants from contracts, not user input). */
+const BUCKET_SIZES = sql.raw(ROLLUP_BUCKETS_MS.map((ms) => `(${ms}::bigint)`).join(', '));
+
+/**
+ * Stores `rows` (sorted by (device, key, ts), no repeats — see write-sort.ts) with their rollups and latest.
+ * @returns how many raw rows were new (resends are absorbed by the primary key and feed nothing).
+ */
+export async function insertTelemetry(tx: TExec, rows: readonly TTelemetryRowIn[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const n = rows.length;
+  const [device, key, ts, recv, v1, v2, v3] = [
+    new Array<number>(n),
+    new Array<string>(n),
+    new Array<number>(n),
+    new Array<number>(n),
+    new Array<number | null>(n),
+    new Array<number | null>(n),
+    new Array<number | null>(n),
+  ];
+  for (let i = 0; i < n; i++) {
+    const r = rows[i];
+    device[i] = r.deviceId;
+    key[i] = r.key;
+    ts[i] = r.ts;
+    recv[i] = r.svcRecvTs;
+    v1[i] = r.v1;
+    v2[i] = r.v2;
+    v3[i] = r.v3;
+  }
+  const res = await tx.execute(sql`
+    with ins as (
+      insert into telemetry (device_id, key, ts, svc_recv_ts, v1, v2, v3)
+      select * from unnest(${arr(device)}::int[], ${arr(key)}::text[], ${arr(ts)}::bigint[], ${arr(recv)}::bigint[],
+        ${arr(v1)}::float8[], ${arr(v2)}::float8[], ${arr(v3)}::float8[])
+      on conflict (device_id, key, ts) do nothing
+      returning device_id, key, ts, svc_recv_ts, v1, v2, v3
+    ), rolled as (
+      insert into telemetry_rollup (device_id, key, bucket_ms, bucket_ts, count, v1_min, v1_max, v1_sum, v2_min, v2_max,
+        v2_sum, v3_min, v3_max, v3_sum, first_ts, first_v1, last_ts, last_v1)
+      select device_id, key, s.ms, (ts / s.ms) * s.ms, count(*), min(v1), max(v1), sum(v1), min(v2), max(v2), sum(v2),
+        min(v3), max(v3), sum(v3), min(ts), (array_agg(v1 order by ts))[1], max(ts), (array_agg(v1 order by ts desc))[1]
+      from ins cross join (values ${BUCKET_SIZES}) as s(ms)
+      group by 1, 2, 3, 4
+      -- the rollup's key order, so concurrent batches lock buckets in the same order (no deadlocks)
+      order by 1, 2, 3, 4
+      on conflict (device_id, key, bucket_ms, bucket_ts) do update set
+        count = telemetry_rollup.count + excluded.count,
+        v1_min = least(telemetry_rollup.v1_min, excluded.v1_min), v1_max = greatest(telemetry_rollup.v1_max, excluded.v1_max),
+        v1_sum = coalesce(telemetry_rollup.v1_sum + excluded.v1_sum, telemetry_rollup.v1_sum, excluded.v1_sum),
+        v2_min = least(telemetry_rollup.v2_min, excluded.v2_min), v2_max = greatest(telemetry_rollup.v2_max, excluded.v2_max),
+        v2_sum = coalesce(telemetry_rollup.v2_sum + excluded.v2_sum, telemetry_rollup.v2_sum, excluded.v2_sum),
+        v3_min = least(telemetry_rollup.v3_min, excluded.v3_min), v3_max = greatest(telemetry_rollup.v3_max, excluded.v3_max),
+        v3_sum = coalesce(telemetry_rollup.v3_sum + excluded.v3_sum, telemetry_rollup.v3_sum, excluded.v3_sum),
+        first_ts = least(telemetry_rollup.first_ts, excluded.first_ts),
+        first_v1 = case when excluded.first_ts < telemetry_rollup.first_ts then excluded.first_v1 else telemetry_rollup.first_v1 end,
+        last_ts = greatest(telemetry_rollup.last_ts, excluded.last_ts),
+        last_v1 = case when excluded.last_ts > telemetry_rollup.last_ts then excluded.last_v1 else telemetry_rollup.last_v1 end
+    ), newest as (
+      insert into telemetry_latest (device_id, key, ts, svc_recv_ts, v1, v2, v3)
+      select distinct on (device_id, key) device_id, key, ts, svc_recv_ts, v1, v2, v3 from ins
+      order by device_id, key, ts desc
+      on conflict (device_id, key) do update set ts = excluded.ts, svc_recv_ts = excluded.svc_recv_ts,
+        v1 = excluded.v1, v2 = excluded.v2, v3 = excluded.v3
+      where excluded.ts >= telemetry_latest.ts
+    )
+    select count(*)::int as n from ins`);
+  return Number(rowsOf<{ n: number }>(res)[0].n);
+}

@@ -1,0 +1,29 @@
+/**
+ * Code-split route modules (every route is its own chunk). A chunk that does not arrive within
+ * CHUNK_LOAD_TIMEOUT_MS (spec §9) fails the route instead of leaving a blank page.
+ */
+import { CHUNK_LOAD_TIMEOUT_MS } from '@tessera/contracts';
+import type { ComponentType } from 'react';
+import type { RouteObject } from 'react-router';
+
+/** Rejects when `promise` has not settled within `ms`. */
+export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`chunk load timed out after ${ms} ms`)), ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e);
+      },
+    );
+  });
+}
+
+/** A react-router `lazy` loading the module's default export as the route's Component. */
+export function lazyPage(load: () => Promise<{ default: ComponentType }>): RouteObject['lazy'] {
+  return async () => ({ Component: (await withTimeout(load(), CHUNK_LOAD_TIMEOUT_MS)).default });
+}

@@ -1,0 +1,73 @@
+/**
+ * /login (spec §2): vendor and user login on two tabs (separate logins, §6). `?msg=token_out|role_deny` shows
+ * why the visitor is here; an already logged-in visitor goes to `redirectFrom` or the default page. A 200 with
+ * `set_pwd_flag` goes to /setpwd/init first (§4).
+ */
+import { defaultPage, type TLoginRole, ZLoginRequest } from '@tessera/contracts';
+import { Alert, Button, Form, Input, Tabs } from 'antd';
+import { useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
+import { getSession } from '../../lib/session';
+import { zodRule } from '../../lib/zodRules';
+import { useLogin } from './api';
+import { AuthCard } from './AuthCard';
+import { authErrorKey } from './errorMessages';
+
+/** Only same-site paths are followed after login. */
+function safeRedirect(value: string | null): string | null {
+  return value?.startsWith('/') && !value.startsWith('//') && !value.startsWith('/login') ? value : null;
+}
+
+/** The login screen. */
+export default function LoginPage() {
+  const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const navigate = useNavigate();
+  const [role, setRole] = useState<TLoginRole>(params.get('role') === 'user' ? 'user' : 'vendor');
+  const [wasLoggedIn] = useState(() => Boolean(getSession().token));
+  const login = useLogin();
+  const msg = params.get('msg');
+  const target = () => safeRedirect(params.get('redirectFrom')) ?? defaultPage(getSession()) ?? '/';
+
+  if (wasLoggedIn && msg !== 'role_deny') return <Navigate to={target()} replace />;
+
+  const submit = (values: { email: string; password: string }) =>
+    login.mutate({ ...values, role }, { onSuccess: (res) => navigate(res.set_pwd_flag ? '/setpwd/init' : target(), { replace: true }) });
+  const rule = (field: string) => zodRule(ZLoginRequest, field, t, (v) => ({ ...v, role }));
+
+  return (
+    <AuthCard title={t('auth.login')}>
+      {(msg === 'token_out' || msg === 'role_deny') && (
+        <Alert type="warning" showIcon title={t(`auth.msg.${msg}`)} style={{ marginBottom: 16 }} data-testid="login-msg" />
+      )}
+      <Tabs
+        activeKey={role}
+        onChange={(k) => setRole(k === 'user' ? 'user' : 'vendor')}
+        items={[
+          { key: 'vendor', label: <span data-testid="login-tab-vendor">{t('auth.vendorLogin')}</span> },
+          { key: 'user', label: <span data-testid="login-tab-user">{t('auth.userLogin')}</span> },
+        ]}
+      />
+      <Form layout="vertical" onFinish={submit} requiredMark={false}>
+        <Form.Item name="email" label={t('common.email')} rules={[rule('email')]}>
+          <Input data-testid="login-email" autoComplete="username" />
+        </Form.Item>
+        <Form.Item name="password" label={t('common.password')} rules={[rule('password')]}>
+          <Input.Password data-testid="login-password" autoComplete="current-password" />
+        </Form.Item>
+        {login.isError && (
+          <Alert type="error" showIcon title={t(authErrorKey(login.error))} style={{ marginBottom: 16 }} data-testid="login-error" />
+        )}
+        <Button type="primary" htmlType="submit" block loading={login.isPending} data-testid="login-submit">
+          {t('auth.login')}
+        </Button>
+      </Form>
+      <div style={{ marginTop: 16, textAlign: 'right' }}>
+        <Link to="/forgot" data-testid="login-forgot">
+          {t('auth.forgot')}
+        </Link>
+      </div>
+    </AuthCard>
+  );
+}

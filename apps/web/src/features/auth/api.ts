@@ -1,0 +1,41 @@
+/** Auth calls of the console (spec §7 `/authorization/v1`), as TanStack Query mutations over the one client. */
+import { useMutation } from '@tanstack/react-query';
+import {
+  paths,
+  type TChangePasswordRequest,
+  type TLoginRequest,
+  type TResetPasswordRequest,
+  type TTokenResponse,
+} from '@tessera/contracts';
+import type { z } from 'zod';
+import type { ZForgotPasswordRequest } from '@tessera/contracts';
+import { http } from '../../lib/http';
+import { saveTokens } from '../../lib/session';
+
+/** POST login; on 200 stores both tokens (§4) and answers the response (the page reads `set_pwd_flag`). */
+export function useLogin() {
+  return useMutation({
+    mutationFn: async (body: TLoginRequest) => {
+      const res = await http.post<TTokenResponse>(paths.login, body, { quiet: true });
+      saveTokens(res.token, res.refresh_token);
+      return res;
+    },
+  });
+}
+
+/** POST forgot-pwd: mails a reset code. */
+export function useForgotPassword() {
+  return useMutation({
+    mutationFn: (body: z.input<typeof ZForgotPasswordRequest>) => http.post<void>(paths.forgotPwd, body, { quiet: true }),
+  });
+}
+
+/** POST reset-pwd with the mailed code. */
+export function useResetPassword() {
+  return useMutation({ mutationFn: (body: TResetPasswordRequest) => http.post<void>(paths.resetPwd, body, { quiet: true }) });
+}
+
+/** PUT pwd: old → new (profile and /setpwd). */
+export function useChangePassword() {
+  return useMutation({ mutationFn: (body: TChangePasswordRequest) => http.put<void>(paths.pwd, body, { quiet: true }) });
+}

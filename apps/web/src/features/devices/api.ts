@@ -1,0 +1,82 @@
+/**
+ * Data layer of the device pages: TanStack Query hooks over the HTTP client (spec §7 devices and
+ * `/frontstage-ts/v1` endpoints). Components never call the client directly.
+ */
+import {
+  MAX_PAGE_LIMIT,
+  paths,
+  type TDevice,
+  type TDeviceDetail,
+  type TDeviceListQuery,
+  type TDeviceTwin,
+  type TPage,
+  type TProject,
+  type TTimeseriesQuery,
+  type TTimeseriesResponse,
+} from '@tessera/contracts';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { http } from '../../lib/http';
+
+/** Query keys of the device pages; the live channel writes into `twin(tangramId)` and `detail(tangramId)`. */
+export const deviceKeys = {
+  list: (q: Partial<TDeviceListQuery>) => ['devices', 'list', q] as const,
+  detail: (tangramId: string) => ['devices', 'detail', tangramId] as const,
+  twin: (tangramId: string) => ['devices', 'twin', tangramId] as const,
+  timeseries: (q: TTimeseriesQuery) => ['devices', 'timeseries', q] as const,
+  projectOptions: (isVendor: boolean) => ['devices', 'project-options', isVendor] as const,
+};
+
+/** A page of the devices the caller may see (the server filters by tenant and authorisation). */
+export function useDevices(q: Partial<TDeviceListQuery>) {
+  return useQuery({
+    queryKey: deviceKeys.list(q),
+    queryFn: () => http.get<TPage<TDevice>>(paths.devices, q),
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Project filter options `{ id, name }`: a vendor's projects; for a user (no project API), the projects of their devices. */
+export function useProjectOptions(isVendor: boolean) {
+  return useQuery({
+    queryKey: deviceKeys.projectOptions(isVendor),
+    queryFn: async () => {
+      if (isVendor) {
+        const page = await http.get<TPage<TProject>>(paths.projects, { limit: MAX_PAGE_LIMIT });
+        return page.data.map((p) => ({ id: p.id, name: p.name }));
+      }
+      const page = await http.get<TPage<TDevice>>(paths.devices, { limit: MAX_PAGE_LIMIT });
+      const byId = new Map(page.data.map((d) => [d.project_id, d.project_name]));
+      return [...byId].map(([id, name]) => ({ id, name }));
+    },
+    staleTime: 60_000,
+  });
+}
+
+/** The device with its project's status groups and sensors. */
+export function useDeviceDetail(tangramId: string) {
+  return useQuery({
+    queryKey: deviceKeys.detail(tangramId),
+    queryFn: () => http.get<TDeviceDetail>(paths.deviceV2(tangramId)),
+  });
+}
+
+/** The device twin (latest values and decoded status); null when the server has nothing for it yet. */
+export function useDeviceTwin(tangramId: string) {
+  return useQuery({
+    queryKey: deviceKeys.twin(tangramId),
+    queryFn: async () => (await http.get<TDeviceTwin[]>(paths.tsDeviceTwins, { tangramIds: tangramId }))[0] ?? null,
+    // The live channel keeps it current while a detail page is open; a refetch would only race with live points.
+    staleTime: 30_000,
+    refetchOnWindowFocus: false,
+  });
+}
+
+/** Bucketed history of one key; disabled until `q` is given. */
+export function useTimeseries(q: TTimeseriesQuery | null) {
+  return useQuery({
+    queryKey: q ? deviceKeys.timeseries(q) : ['devices', 'timeseries', null],
+    queryFn: () => http.get<TTimeseriesResponse>(paths.tsTimeseriesV2, { ...(q as TTimeseriesQuery) }),
+    enabled: q !== null,
+    placeholderData: keepPreviousData,
+  });
+}

@@ -1,0 +1,55 @@
+/** Locale completeness (STYLE.md 6): every key in zh-TW exists in en and back, no value is empty, no key is defined twice. */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { flattenKeys, languageOfFile, mergeLocales, type TLocaleTree } from './resources';
+
+const SRC = fileURLToPath(new URL('..', import.meta.url));
+
+function localeFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return localeFiles(path);
+    return path.includes('/locales/') && name.endsWith('.json') ? [path] : [];
+  });
+}
+
+const files = Object.fromEntries(localeFiles(SRC).map((p) => [p, JSON.parse(readFileSync(p, 'utf8')) as TLocaleTree]));
+
+describe('locale files', () => {
+  it('exist for the common strings and every feature', () => {
+    expect(Object.keys(files).some((p) => p.endsWith('common.zh-TW.json'))).toBe(true);
+    expect(Object.keys(files).every((p) => languageOfFile(p))).toBe(true);
+  });
+
+  it('merge without a key defined twice', () => {
+    expect(() => mergeLocales(files)).not.toThrow();
+  });
+
+  it('have the same keys in zh-TW and en, and no empty value', () => {
+    const merged = mergeLocales(files);
+    const zh = flattenKeys(merged['zh-TW']);
+    const en = flattenKeys(merged.en);
+    expect(
+      Object.keys(zh).filter((k) => !(k in en)),
+      'missing in en',
+    ).toEqual([]);
+    expect(
+      Object.keys(en).filter((k) => !(k in zh)),
+      'missing in zh-TW',
+    ).toEqual([]);
+    const empty = [...Object.entries(zh), ...Object.entries(en)].filter(([, v]) => v.trim() === '').map(([k]) => k);
+    expect(empty, 'empty values').toEqual([]);
+  });
+});
+
+describe('mergeLocales', () => {
+  it('refuses a key defined by two files', () => {
+    expect(() => mergeLocales({ 'a/en.json': { x: { y: '1' } }, 'b/en.json': { x: { y: '2' } } })).toThrow(/x\.y/);
+  });
+  it('nests files under their languages', () => {
+    const m = mergeLocales({ 'a/en.json': { a: { t: 'A' } }, 'common.zh-TW.json': { c: '中' } });
+    expect(m).toEqual({ 'zh-TW': { c: '中' }, en: { a: { t: 'A' } } });
+  });
+});

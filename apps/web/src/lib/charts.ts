@@ -1,0 +1,30 @@
+/**
+ * The console's ECharts build: echarts/core with only what the device charts draw (line series, grid, tooltip,
+ * dataZoom, legend, canvas), so the chart chunk stays small. Import `echarts` and `TChartOption` from here,
+ * never from 'echarts' itself.
+ */
+import { LineChart, type LineSeriesOption } from 'echarts/charts';
+import {
+  DataZoomComponent,
+  type DataZoomComponentOption,
+  GridComponent,
+  type GridComponentOption,
+  LegendComponent,
+  type LegendComponentOption,
+  TooltipComponent,
+  type TooltipComponentOption,
+} from 'echarts/components';
+import * as echarts from 'echarts/core';
+import { CanvasRenderer } from 'echarts/renderers';
+
+echarts.use([LineChart, GridComponent, TooltipComponent, DataZoomComponent, LegendComponent, CanvasRenderer]);
+
+/** An option object limited to the registered components, so an unregistered one is a type error. */
+export type TChartOption = echarts.ComposeOption<
+  LineSeriesOption | GridComponentOption | TooltipComponentOption | DataZoomComponentOption | LegendComponentOption
+>;
+
+/** The chart instance type the wrapper hands to callers (for `dispatchAction`, event handlers). */
+export type TChart = echarts.ECharts;
+
+export { echarts };

@@ -1,0 +1,188 @@
+/**
+ * The console's live channel (spec §3 "Live messages", §7 "MQTT over websocket, keepalive 30 s"): one MQTT
+ * connection per access token to `/mqtt` (username `jwt`, password = token), shared by every page; topics
+ * `live/devices/{tangramId}` are ref-counted so two pages watching one device make one subscription.
+ * A token refresh reconnects with the new token and resubscribes. Pages use {@link useLiveDevice}.
+ */
+import { MQTT_KEEPALIVE_S, paths, type TLiveMessage, topics, ZLiveMessage } from '@tessera/contracts';
+import mqtt, { type MqttClient } from 'mqtt';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { http } from './http';
+import { getSession, subscribeSession } from './session';
+
+/** Connection state shown to the user: no watcher, connecting, connected, or lost and retrying. */
+export type TLiveState = 'idle' | 'connecting' | 'connected' | 'reconnecting';
+
+/** A live message listener. */
+export type TLiveListener = (message: TLiveMessage) => void;
+
+/** Delay before an unwatched connection is closed (ms): switching tabs should not reconnect. */
+const IDLE_CLOSE_MS = 10_000;
+/** Delay between reconnect attempts (ms). */
+const RECONNECT_MS = 3_000;
+
+/** The WebSocket URL of the live channel on the page's own host: wss on https, ws otherwise. */
+export function liveUrl(loc: Pick<Location, 'protocol' | 'host'>): string {
+  return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/mqtt`;
+}
+
+/** Parses a live payload; null when it is not JSON or not a ZLiveMessage (a bad message is dropped, not thrown). */
+export function parseLiveMessage(payload: string | Uint8Array): TLiveMessage | null {
+  try {
+    const text = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
+    const parsed = ZLiveMessage.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Listener sets per topic; `add`/`remove` tell when a topic gains its first or loses its last listener. */
+export class TopicListeners<L> {
+  private readonly byTopic = new Map<string, Set<L>>();
+
+  /** Adds a listener; true when it is the topic's first (the caller subscribes). */
+  add(topic: string, listener: L): boolean {
+    const set = this.byTopic.get(topic) ?? new Set<L>();
+    set.add(listener);
+    this.byTopic.set(topic, set);
+    return set.size === 1;
+  }
+
+  /** Removes a listener; true when the topic has none left (the caller unsubscribes). */
+  remove(topic: string, listener: L): boolean {
+    const set = this.byTopic.get(topic);
+    if (!set?.delete(listener)) return false;
+    if (set.size > 0) return false;
+    this.byTopic.delete(topic);
+    return true;
+  }
+
+  /** The listeners of a topic (a copy, so a listener may unsubscribe while being called). */
+  of(topic: string): L[] {
+    return [...(this.byTopic.get(topic) ?? [])];
+  }
+
+  /** Topics with at least one listener. */
+  topics(): string[] {
+    return [...this.byTopic.keys()];
+  }
+}
+
+class LiveHub {
+  private client: MqttClient | null = null;
+  private token: string | null = null;
+  private closeTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly listeners = new TopicListeners<TLiveListener>();
+  private readonly stateListeners = new Set<() => void>();
+  state: TLiveState = 'idle';
+
+  constructor() {
+    subscribeSession(() => {
+      const watching = this.client !== null || this.listeners.topics().length > 0;
+      if (watching && getSession().token !== this.token) this.reconnect();
+    });
+  }
+
+  subscribe(tangramId: string, listener: TLiveListener): () => void {
+    const topic = topics.live(tangramId);
+    clearTimeout(this.closeTimer);
+    const isFirst = this.listeners.add(topic, listener);
+    // A new connection subscribes every watched topic on `connect`; a live one only needs the new topic.
+    if (!this.client) this.reconnect();
+    else if (isFirst && this.client.connected) this.client.subscribe(topic, { qos: 0 });
+    return () => {
+      if (this.listeners.remove(topic, listener) && this.client?.connected) this.client.unsubscribe(topic);
+      if (this.listeners.topics().length === 0) {
+        clearTimeout(this.closeTimer);
+        this.closeTimer = setTimeout(() => this.close(), IDLE_CLOSE_MS);
+      }
+    };
+  }
+
+  onState(listener: () => void): () => void {
+    this.stateListeners.add(listener);
+    return () => this.stateListeners.delete(listener);
+  }
+
+  private setState(state: TLiveState): void {
+    this.state = state;
+    for (const l of this.stateListeners) l();
+  }
+
+  private close(): void {
+    this.client?.end(true);
+    this.client = null;
+    this.setState('idle');
+  }
+
+  /** (Re)connects with the current token and subscribes to every watched topic; no token → stays closed. */
+  private reconnect(): void {
+    this.client?.end(true);
+    this.client = null;
+    this.token = getSession().token;
+    if (!this.token || typeof location === 'undefined') {
+      this.setState('idle');
+      return;
+    }
+    const client = mqtt.connect(liveUrl(location), {
+      username: 'jwt',
+      password: this.token,
+      keepalive: MQTT_KEEPALIVE_S,
+      reconnectPeriod: RECONNECT_MS,
+      clean: true,
+      // The default worker timers are created from a blob URL, which the server's CSP (script-src 'self') refuses.
+      timerVariant: 'native',
+    });
+    this.client = client;
+    this.setState('connecting');
+    client.on('connect', () => {
+      const watched = this.listeners.topics();
+      if (watched.length) client.subscribe(watched, { qos: 0 });
+      this.setState('connected');
+    });
+    // The token may have been refreshed while the connection was down: retry with the newest one.
+    client.on('reconnect', () => {
+      client.options.password = getSession().token ?? '';
+      this.setState('reconnecting');
+    });
+    client.on('offline', () => this.setState('reconnecting'));
+    // The broker refuses an expired token; any API call makes the HTTP client refresh it (spec §8), and the
+    // session change above then reconnects with the new one.
+    client.on('error', () => {
+      const exp = getSession().exp;
+      if (exp !== null && exp * 1000 <= Date.now()) void http.get(paths.profile).catch(() => undefined);
+    });
+    client.on('message', (topic, payload) => {
+      const message = parseLiveMessage(payload);
+      if (message) for (const l of this.listeners.of(topic)) l(message);
+    });
+  }
+}
+
+let hub: LiveHub | null = null;
+const getHub = (): LiveHub => (hub ??= new LiveHub());
+
+/**
+ * Calls `onMessage` with every live message of a device while the component is mounted (no subscription while
+ * `tangramId` is undefined). The latest `onMessage` is used without resubscribing.
+ */
+export function useLiveDevice(tangramId: string | undefined, onMessage: TLiveListener): void {
+  const ref = useRef(onMessage);
+  useEffect(() => {
+    ref.current = onMessage;
+  });
+  useEffect(() => {
+    if (!tangramId) return;
+    return getHub().subscribe(tangramId, (m) => ref.current(m));
+  }, [tangramId]);
+}
+
+/** The live connection state, re-rendering on change. */
+export function useLiveState(): TLiveState {
+  return useSyncExternalStore(
+    (l) => getHub().onState(l),
+    () => getHub().state,
+    () => 'idle',
+  );
+}

@@ -1,0 +1,40 @@
+/**
+ * Debian's Chromium driven by playwright-core (no downloaded browser). One browser per test file, a fresh
+ * context (storage) per test. Screenshots of failures go to e2e/artifacts/.
+ */
+import { mkdirSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+  '--disable-quic',
+  '--disable-sync',
+];
+
+/** Launches Chromium. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
+}
+
+/** A fresh context and page at `baseURL`, in `locale` (zh-TW by default, as a Taiwanese user's browser). */
+export async function newPage(browser: Browser, baseURL: string, locale = 'zh-TW'): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await browser.newContext({ baseURL, locale, viewport: { width: 1366, height: 900 } });
+  const page = await context.newPage();
+  page.setDefaultTimeout(20_000);
+  return { context, page };
+}
+
+/** Saves a screenshot under e2e/artifacts (for looking at, and for failures). */
+export async function snap(page: Page, name: string): Promise<string> {
+  const dir = new URL('../artifacts/', import.meta.url).pathname;
+  mkdirSync(dir, { recursive: true });
+  const path = `${dir}${name}.png`;
+  await page.screenshot({ path, fullPage: true });
+  return path;
+}

@@ -1,0 +1,46 @@
+/** Console actions shared by e2e tests, done as a user does them: typing and clicking in Chromium. */
+import type { Page } from 'playwright-core';
+import mqtt from 'mqtt';
+import type { TTelemetryPoint } from '@tessera/contracts';
+
+/** Logs in on /login with the vendor or user tab and waits to leave the login page. */
+export async function login(page: Page, email: string, password: string, role: 'vendor' | 'user' = 'vendor'): Promise<void> {
+  await page.goto('/login');
+  await page.getByTestId(`login-tab-${role}`).click();
+  await page.getByTestId('login-email').fill(email);
+  await page.getByTestId('login-password').fill(password);
+  await page.getByTestId('login-submit').click();
+  await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+}
+
+/** Picks the option labelled `text` (substring) of the antd Select with `testId`. */
+export async function pickOption(page: Page, testId: string, text: string | RegExp): Promise<void> {
+  await page.getByTestId(testId).click();
+  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
+}
+
+/** Publishes telemetry as a real MQTT device (QoS 1) and resolves once the broker acknowledged it. */
+export async function publishAsDevice(mqttUrl: string, tangramId: string, secret: string, points: TTelemetryPoint[]): Promise<void> {
+  const client = await mqtt.connectAsync(mqttUrl, {
+    username: tangramId,
+    password: secret,
+    clientId: `e2e-${tangramId}-${Date.now()}`,
+    reconnectPeriod: 0,
+  });
+  try {
+    await client.publishAsync(`devices/${tangramId}/telemetry`, JSON.stringify(points), { qos: 1 });
+  } finally {
+    await client.endAsync();
+  }
+}
+
+/** Polls `read` until it returns a truthy value or `timeoutMs` passes; answers the last value. */
+export async function eventually<T>(read: () => Promise<T>, timeoutMs = 15_000, everyMs = 250): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  let value = await read();
+  while (!value && Date.now() < until) {
+    await new Promise((r) => setTimeout(r, everyMs));
+    value = await read();
+  }
+  return value;
+}

@@ -1,0 +1,20 @@
+/**
+ * Starts the real Tessera server for a browser test: the built console (apps/web/dist) over a fresh database,
+ * embedded broker on free ports. Reuses the server's integration harness.
+ */
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { startTestServer, type TTestServer } from '../../apps/server/test/helpers.js';
+import type { TConfig } from '../../apps/server/src/core/config.js';
+
+/** The built console; `npm run test:e2e` builds it first. */
+export const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
+
+/**
+ * Starts a server serving the console.
+ * @throws when the console has not been built.
+ */
+export async function startE2eServer(overrides: Partial<TConfig> = {}): Promise<TTestServer> {
+  if (!existsSync(`${WEB_DIST}/index.html`)) throw new Error(`build the console first: npm run build -w @tessera/web (${WEB_DIST})`);
+  return startTestServer({ webDist: WEB_DIST, ...overrides });
+}

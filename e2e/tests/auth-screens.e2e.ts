@@ -1,0 +1,123 @@
+/**
+ * The login screens in Chromium (spec §2 login screens, §4 auth states, §6 separate logins, §8 messages): wrong
+ * password, lock-out after MAX_LOGIN_FAILURES, forgot → mailed code → reset → log in, a user refused on the vendor
+ * tab, and logout.
+ */
+import { MAX_LOGIN_FAILURES } from '@tessera/contracts';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import zh from '../../apps/web/src/features/auth/locales/zh-TW.json' with { type: 'json' };
+import { buildUser, buildVendor, TEST_PASSWORD } from '../../apps/server/test/factories.js';
+import type { TTestServer } from '../../apps/server/test/helpers.js';
+import { mailedCode, submitLogin } from '../support/auth.js';
+import { launchBrowser, newPage, snap } from '../support/browser.js';
+import { login } from '../support/console.js';
+import { startE2eServer } from '../support/server.js';
+
+const NEW_PASSWORD = 'Reset#2026ok';
+const msg = zh.auth;
+
+describe('auth screens in Chromium', () => {
+  let server: TTestServer;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    server = await startE2eServer();
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  /** A fresh browser profile on /login. */
+  async function loginPage(): Promise<Page> {
+    const { page } = await newPage(browser, server.httpUrl);
+    await page.goto('/login');
+    return page;
+  }
+  const errorText = (page: Page) => page.getByTestId('login-error').textContent();
+
+  it('says "wrong account or password" for a wrong password and stays on login', async () => {
+    const { email } = await buildVendor(server);
+    const page = await loginPage();
+    expect(await submitLogin(page, email, 'Wrong#2026ok')).toBe(401);
+    await expect.poll(() => errorText(page)).toContain(msg.errors.wrongCredentials);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    // An unknown email gets the very same message.
+    expect(await submitLogin(page, `nobody.${Date.now()}@example.com`, TEST_PASSWORD)).toBe(401);
+    await expect.poll(() => errorText(page)).toContain(msg.errors.wrongCredentials);
+    await page.context().close();
+  });
+
+  it('locks the account after 5 wrong passwords, then forgot → mailed code → reset → logs in with the new password', async () => {
+    const { email } = await buildVendor(server);
+    const page = await loginPage();
+    for (let i = 1; i < MAX_LOGIN_FAILURES; i++) {
+      expect(await submitLogin(page, email, `Wrong#2026x${i}`)).toBe(401);
+      await expect.poll(() => errorText(page)).toContain(msg.errors.wrongCredentials);
+    }
+    expect(await submitLogin(page, email, 'Wrong#2026x5')).toBe(423);
+    await expect.poll(() => errorText(page)).toContain(msg.errors.locked);
+    // While locked even the right password is refused with the locked message.
+    expect(await submitLogin(page, email, TEST_PASSWORD)).toBe(423);
+    expect(await errorText(page)).toContain(msg.errors.locked);
+    expect(new URL(page.url()).pathname).toBe('/login');
+    await snap(page, 'auth-locked');
+
+    await page.getByTestId('login-forgot').click();
+    await page.waitForURL(/\/forgot$/);
+    await page.getByTestId('forgot-email').fill(email);
+    await page.getByTestId('forgot-submit').click();
+    await page.waitForURL(/\/reset\?email=/);
+    expect(await page.getByTestId('reset-email').inputValue()).toBe(email);
+
+    const code = await mailedCode(server, email);
+    await page.getByTestId('reset-code').fill(code);
+    await page.getByTestId('reset-password').fill(NEW_PASSWORD);
+    await page.getByTestId('reset-confirm').fill(NEW_PASSWORD);
+    await page.getByTestId('reset-submit').click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    await page.getByText(msg.resetDone).first().waitFor();
+
+    // The old password no longer works; the new one does (and the reset lifted the lock).
+    expect(await submitLogin(page, email, TEST_PASSWORD)).toBe(401);
+    await expect.poll(() => errorText(page)).toContain(msg.errors.wrongCredentials);
+    expect(await submitLogin(page, email, NEW_PASSWORD)).toBe(200);
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    expect(await page.getByTestId('header-email').textContent()).toContain(email);
+    await page.context().close();
+  });
+
+  it('refuses a user account on the vendor tab and admits it on the user tab', async () => {
+    const vendor = await buildVendor(server);
+    const { email } = await buildUser(server, vendor.tenantId);
+    const page = await loginPage();
+    expect(await submitLogin(page, email, TEST_PASSWORD, 'vendor')).toBe(401);
+    await expect.poll(() => errorText(page)).toContain(msg.errors.wrongCredentials);
+    expect(new URL(page.url()).pathname).toBe('/login');
+
+    expect(await submitLogin(page, email, TEST_PASSWORD, 'user')).toBe(200);
+    await page.waitForURL((url) => !url.pathname.startsWith('/login'));
+    expect(await page.getByTestId('header-email').textContent()).toContain(email);
+    await page.context().close();
+  });
+
+  it('logs out: back to /login, and a protected page then asks to log in again (token_out)', async () => {
+    const { email } = await buildVendor(server);
+    const { page } = await newPage(browser, server.httpUrl);
+    await login(page, email, TEST_PASSWORD, 'vendor');
+    await page.getByTestId('header-logout').click();
+    await page.waitForURL((url) => url.pathname === '/login');
+    expect(await page.getByTestId('login-msg').count()).toBe(0);
+
+    await page.goto('/product/list');
+    await page.waitForURL(/\/login\?msg=token_out/);
+    expect(await page.getByTestId('login-msg').textContent()).toContain(msg.msg.token_out);
+    // A reload does not bring the session back.
+    await page.reload();
+    expect(new URL(page.url()).pathname).toBe('/login');
+    expect(await page.getByTestId('header-email').count()).toBe(0);
+    await page.context().close();
+  });
+});

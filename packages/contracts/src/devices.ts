@@ -1,0 +1,84 @@
+/** Devices (spec §3 "Device", §7 `/frontstage/v1/devices`, `projects/{id}/devices`). */
+import { z } from 'zod';
+import { MAX_BULK_DEVICES, NAME_MAX, NAME_SHORT_MAX } from './limits.js';
+import { ZStatusGroups } from './status-word.js';
+import { ZListQuery, zPage } from './pagination.js';
+import { TANGRAM_ID_LENGTH, ZSerialNumber } from './tangram-id.js';
+
+/** A device is `online` when the server heard from it within this window, in milliseconds (docs/decisions/catalogue.md). */
+export const DEVICE_ONLINE_WINDOW_MS = 2 * 60_000;
+
+/** `{tangramId}` path parameter: the full Tangram ID or its hex form, any case (§3 "converted to full Tangram ID"). */
+export const ZTangramIdParam = z.object({
+  tangramId: z.string().regex(new RegExp(`^[0-9A-Fa-f]{${TANGRAM_ID_LENGTH}}$`), `${TANGRAM_ID_LENGTH} hex digits`),
+});
+
+/** POST projects/{id}/devices: register one device. */
+export const ZDeviceRegister = z.object({
+  serial_number: ZSerialNumber,
+  name: z.string().trim().min(1).max(NAME_MAX).optional(),
+});
+export type TDeviceRegister = z.infer<typeof ZDeviceRegister>;
+
+/** POST projects/{id}/devices/bulk: register many; serials must be unique within the list. */
+export const ZDeviceBulkRegister = z.object({
+  serial_numbers: z
+    .array(ZSerialNumber)
+    .min(1)
+    .max(MAX_BULK_DEVICES)
+    .refine((s) => new Set(s.map((x) => x.toUpperCase().padStart(12, '0'))).size === s.length, 'serial numbers repeat'),
+});
+export type TDeviceBulkRegister = z.infer<typeof ZDeviceBulkRegister>;
+
+/** PUT devices/{id}: name and nickname (nickname ≤ 20, a short label). */
+export const ZDeviceUpdate = z.object({
+  name: z.string().trim().min(1).max(NAME_MAX).optional(),
+  nickname: z.string().trim().max(NAME_SHORT_MAX).optional(),
+});
+export type TDeviceUpdate = z.infer<typeof ZDeviceUpdate>;
+
+/** A device as presented. `sno` is the serial number part (§3). */
+export const ZDevice = z.object({
+  id: z.number().int(),
+  tangram_id: z.string(),
+  tangram_id_hex: z.string(),
+  name: z.string(),
+  sno: z.string(),
+  nickname: z.string(),
+  project_id: z.number().int(),
+  project_name: z.string(),
+  product_id: z.number().int(),
+  product_name: z.string(),
+  online: z.boolean(),
+  last_seen_at: z.number().nullable(),
+  created_at: z.number(),
+});
+export type TDevice = z.infer<typeof ZDevice>;
+
+/** The registration answer: the device and its MQTT secret, shown once. */
+export const ZDeviceRegistered = ZDevice.extend({ device_secret: z.string() });
+export type TDeviceRegistered = z.infer<typeof ZDeviceRegistered>;
+/** POST projects/{id}/devices/bulk answers one registration per serial, in request order. */
+export const ZDeviceRegisteredList = z.array(ZDeviceRegistered);
+
+/** GET devices, v2/devices, projects/{id}/devices: a page of devices. */
+export const ZDeviceList = zPage(ZDevice);
+
+/** `?project_id=` filter of the device list, on top of paging and `q`. */
+export const ZDeviceListFilter = z.object({
+  project_id: z.coerce.number().int().positive().optional(),
+});
+/** `?page=&limit=&q=&project_id=` of GET devices and v2/devices; `q` matches name, nickname or Tangram ID. */
+export const ZDeviceListQuery = ZListQuery.extend(ZDeviceListFilter.shape);
+export type TDeviceListQuery = z.infer<typeof ZDeviceListQuery>;
+
+/** Device ingest counters: points rejected per reason (bad payload, unknown key, over rate). */
+export const ZDeviceIngestStats = z.record(z.string(), z.number().int());
+
+/** GET v2/devices/{tangramId}: the device with what its detail page needs (project status definition, sensors). */
+export const ZDeviceDetail = ZDevice.extend({
+  status_groups: ZStatusGroups,
+  sensors: z.array(z.object({ key: z.string(), name: z.string(), unit: z.string(), value_count: z.number().int(), enabled: z.boolean() })),
+  ingest_rejected: ZDeviceIngestStats,
+});
+export type TDeviceDetail = z.infer<typeof ZDeviceDetail>;

@@ -1,0 +1,44 @@
+/**
+ * Error codes of the API. The spec's own (§8) keep their names; the rest are Tessera's and stable.
+ * Every error body is `{ code, message }` ({@link ZErrorBody}); never a stack trace.
+ */
+import { z } from 'zod';
+
+export const ErrorCode = {
+  /** §8: expired access token: the console refreshes once, then retries. */
+  TokenExpired: 'UAE0004',
+  /** §8: not retried (refresh token invalid, revoked or reused). */
+  RefreshInvalid: 'UAE0007',
+  /** §8: QR login code expired. */
+  QrExpired: 'UAE0009',
+  /** §8: authorisation expired/changed: refresh once, then retry. */
+  AuthzExpired: 'AUTHZ-E001',
+  Unauthenticated: 'AUTH_REQUIRED',
+  WrongCredentials: 'AUTH_WRONG_CREDENTIALS',
+  AccountLocked: 'AUTH_ACCOUNT_LOCKED',
+  AccountNotFound: 'AUTH_ACCOUNT_NOT_FOUND',
+  CodeInvalid: 'AUTH_CODE_INVALID',
+  PasswordIncorrect: 'AUTH_PASSWORD_INCORRECT',
+  PasswordReused: 'AUTH_PASSWORD_REUSED',
+  Forbidden: 'FORBIDDEN',
+  NotFound: 'NOT_FOUND',
+  Validation: 'VALIDATION_FAILED',
+  Conflict: 'CONFLICT',
+  EmailTaken: 'EMAIL_TAKEN',
+  RangeTooLong: 'RANGE_TOO_LONG',
+  InUse: 'IN_USE',
+  RateLimited: 'RATE_LIMITED',
+  PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
+  Internal: 'INTERNAL',
+} as const;
+
+/** One of the {@link ErrorCode} values. */
+export type TErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
+
+/** The body of every 4xx/5xx response. `details` lists field errors for VALIDATION_FAILED. */
+export const ZErrorBody = z.object({
+  code: z.string(),
+  message: z.string(),
+  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type TErrorBody = z.infer<typeof ZErrorBody>;

@@ -1,0 +1,93 @@
+/** The console's guard and menu (spec §2 route guard and menu, §6 roles): every branch of the pure functions. */
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_FEATURES, defaultPage, guardRoute, hasFeature, MENU_SECTIONS, type TGuardSession, visibleMenu } from './features.js';
+
+const vendor: TGuardSession = { token: 't', level: 'vendor', fea: [...DEFAULT_FEATURES.vendor] };
+const user: TGuardSession = { token: 't', level: 'user', fea: [...DEFAULT_FEATURES.user] };
+const admin: TGuardSession = { token: 't', level: 'admin', fea: ['*'] };
+
+describe('hasFeature', () => {
+  it('is false without a feature list', () => expect(hasFeature(undefined, '2')).toBe(false));
+  it('"*" grants everything', () => expect(hasFeature(['*'], '12:1')).toBe(true));
+  it('a sub-page code grants that sub-page', () => expect(hasFeature(['3:2'], '3:2')).toBe(true));
+  it('a section code grants its sub-pages', () => expect(hasFeature(['3'], '3:3')).toBe(true));
+  it('a sub-page code grants neither its siblings nor the section', () => {
+    expect(hasFeature(['3:1'], '3:2')).toBe(false);
+    expect(hasFeature(['3:1'], '3')).toBe(false);
+  });
+  it('section "1" does not grant section "10"', () => expect(hasFeature(['1'], '10:1')).toBe(false));
+  it('an empty list grants nothing', () => expect(hasFeature([], '4:1')).toBe(false));
+});
+
+describe('visibleMenu', () => {
+  it('shows a vendor the built sections only, in menu order', () => {
+    expect(visibleMenu(vendor).map((s) => s.key)).toEqual(['product', 'project', 'device']);
+  });
+  it('never shows unbuilt sections, even to "*"', () => {
+    expect(visibleMenu(admin).every((s) => s.built)).toBe(true);
+    expect(visibleMenu(admin).map((s) => s.key)).toEqual(MENU_SECTIONS.filter((s) => s.built).map((s) => s.key));
+  });
+  it('hides vendor-only sections from users, whatever their codes', () => {
+    expect(visibleMenu({ ...user, fea: ['*'] }).map((s) => s.key)).toEqual(['device']);
+  });
+  it('shows a section granted by one sub-page code', () => {
+    expect(visibleMenu({ token: 't', level: 'vendor', fea: ['3:2'] }).map((s) => s.key)).toEqual(['project']);
+  });
+  it('is empty without features', () => expect(visibleMenu({ token: 't', level: 'vendor', fea: [] })).toEqual([]));
+});
+
+describe('defaultPage', () => {
+  it('is the product list for a vendor and the device list for a user', () => {
+    expect(defaultPage(vendor)).toBe('/product/list');
+    expect(defaultPage(user)).toBe('/device/list');
+  });
+  it('is the first granted sub-page of the first visible section', () => {
+    expect(defaultPage({ token: 't', level: 'vendor', fea: ['3:2'] })).toBe('/project/new');
+  });
+  it('is null when nothing is granted', () => expect(defaultPage({ token: 't', level: 'vendor', fea: [] })).toBeNull());
+});
+
+describe('guardRoute', () => {
+  it('allows public paths without a token, including /setpwd/{type}', () => {
+    for (const p of ['/login', '/logout', '/forgot', '/reset', '/setpwd/init']) {
+      expect(guardRoute(p, { token: null })).toEqual({ kind: 'allow' });
+    }
+  });
+  it('sends a visitor without a token to login with token_out and where they came from', () => {
+    expect(guardRoute('/project/detail/5', { token: null })).toEqual({
+      kind: 'redirect',
+      to: '/login?msg=token_out&redirectFrom=%2Fproject%2Fdetail%2F5',
+    });
+  });
+  it('does not treat a look-alike of a public path as public', () => {
+    expect(guardRoute('/loginx', { token: null })).toMatchObject({ kind: 'redirect' });
+  });
+  it('allows a granted page and its children', () => {
+    expect(guardRoute('/product/list', vendor)).toEqual({ kind: 'allow' });
+    expect(guardRoute('/device/detail/ABC/telemetry-status', user)).toEqual({ kind: 'allow' });
+    expect(guardRoute('/project', vendor)).toEqual({ kind: 'allow' });
+  });
+  it('leaves paths outside the route table to the router', () => {
+    expect(guardRoute('/nowhere', vendor)).toEqual({ kind: 'allow' });
+    expect(guardRoute('/dashboard', vendor)).toEqual({ kind: 'allow' });
+  });
+  it('sends a page not granted to the first granted sub-page of the same section', () => {
+    const s: TGuardSession = { token: 't', level: 'vendor', fea: ['3:1'] };
+    expect(guardRoute('/project/new', s)).toEqual({ kind: 'redirect', to: '/project/list' });
+    expect(guardRoute('/project', s)).toEqual({ kind: 'redirect', to: '/project/list' });
+  });
+  it('sends a user on a vendor-only page to the default page', () => {
+    expect(guardRoute('/product/list', user)).toEqual({ kind: 'redirect', to: '/device/list' });
+    expect(guardRoute('/project/detail/1', { ...user, fea: ['*'] })).toEqual({ kind: 'redirect', to: '/device/list' });
+  });
+  it('sends a section not granted at all to the default page', () => {
+    expect(guardRoute('/device/list', { token: 't', level: 'vendor', fea: ['2'] })).toEqual({ kind: 'redirect', to: '/product/list' });
+  });
+  it('answers role_deny when nothing is granted', () => {
+    expect(guardRoute('/device/list', { token: 't', level: 'user', fea: [] })).toEqual({ kind: 'redirect', to: '/login?msg=role_deny' });
+    expect(guardRoute('/product/list', { token: 't', level: 'user', fea: ['2'] })).toEqual({
+      kind: 'redirect',
+      to: '/login?msg=role_deny',
+    });
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * Feature codes and the console's route guard (spec §2 route table, menu, route guard; §6 roles).
+ *
+ * A token's `fea` lists granted codes: a section code ("3") grants the whole section, a sub-page code ("3:2")
+ * grants one sub-page, "*" grants everything. Pure functions, shared by the console and its tests.
+ */
+
+/** Account levels carried in the token's `level` (§3 token payload, §6 roles). */
+export const ACCOUNT_LEVELS = ['admin', 'vendor', 'user'] as const;
+export type TAccountLevel = (typeof ACCOUNT_LEVELS)[number];
+
+/** A section of the menu (§2 "Menu (feature code : label)"). `built` sections appear in the menu. */
+export interface TMenuSection {
+  code: string;
+  /** i18n key under `menu.` and the first path segment. */
+  key: string;
+  /** The section's sub-pages, first one is the section's default; paths relative to `/`. */
+  pages: readonly { code: string; path: string }[];
+  vendorOnly?: boolean;
+  built: boolean;
+}
+
+/** §2 menu. Sections later issues build carry `built: false` and are neither in the menu nor routed. */
+export const MENU_SECTIONS: readonly TMenuSection[] = [
+  { code: '1', key: 'dashboard', pages: [{ code: '1:1', path: '/dashboard' }], built: false },
+  { code: '2', key: 'product', pages: [{ code: '2:1', path: '/product/list' }], vendorOnly: true, built: true },
+  {
+    code: '3',
+    key: 'project',
+    pages: [
+      { code: '3:1', path: '/project/list' },
+      { code: '3:2', path: '/project/new' },
+      { code: '3:3', path: '/project/detail' },
+    ],
+    vendorOnly: true,
+    built: true,
+  },
+  {
+    code: '4',
+    key: 'device',
+    pages: [
+      { code: '4:1', path: '/device/list' },
+      { code: '4:2', path: '/device/detail' },
+    ],
+    built: true,
+  },
+  { code: '5', key: 'alerts', pages: [{ code: '5:1', path: '/alerts/dashboard' }], built: false },
+  { code: '6', key: 'authorisation', pages: [{ code: '6:1', path: '/self-auth/history' }], built: false },
+  { code: '7', key: 'analytics', pages: [{ code: '7:1', path: '/analytics' }], built: false },
+  { code: '8', key: 'download', pages: [{ code: '8:1', path: '/download' }], built: false },
+  { code: '10', key: 'lineNotify', pages: [{ code: '10:1', path: '/line-notify/group' }], built: false },
+  { code: '11', key: 'platformRule', pages: [{ code: '11:1', path: '/platform_rule/list' }], built: false },
+  { code: '12', key: 'platformTelemetry', pages: [{ code: '12:1', path: '/platform-telemetry/instance' }], built: false },
+];
+
+/** Feature codes granted by default to each level at registration. "13:25" is the AI assistant (§1). */
+export const DEFAULT_FEATURES: Record<TAccountLevel, readonly string[]> = {
+  admin: ['*'],
+  vendor: ['1', '2', '3', '4', '5', '6', '7', '8', '10', '11', '12'],
+  user: ['1', '4', '5', '6', '7', '8', '10'],
+};
+
+/** Paths that need no login (§2 login screens). */
+export const PUBLIC_PATHS = ['/login', '/logout', '/forgot', '/reset', '/setpwd'] as const;
+
+/** The session the guard decides on: what the console decoded from its stored token. */
+export interface TGuardSession {
+  token: string | null;
+  level?: TAccountLevel;
+  fea?: readonly string[];
+}
+
+/** The guard's verdict: render the route, or redirect to `to`. */
+export type TGuardResult = { kind: 'allow' } | { kind: 'redirect'; to: string };
+
+/** True when `fea` grants `code` ("3:2" is granted by "3:2", "3" or "*"). */
+export function hasFeature(fea: readonly string[] | undefined, code: string): boolean {
+  if (!fea) return false;
+  const section = code.split(':')[0];
+  return fea.includes('*') || fea.includes(code) || fea.includes(section);
+}
+
+/** True when the session may open the section at all (level and feature code). */
+export function canOpenSection(section: TMenuSection, session: TGuardSession): boolean {
+  if (section.vendorOnly && session.level === 'user') return false;
+  return section.pages.some((p) => hasFeature(session.fea, p.code));
+}
+
+/** The built menu sections this session may see, in menu order (§2 "menu filtered by feature codes"). */
+export function visibleMenu(session: TGuardSession): TMenuSection[] {
+  return MENU_SECTIONS.filter((s) => s.built && canOpenSection(s, session));
+}
+
+/** The default page: the first page of the first built section the session may open, or null. */
+export function defaultPage(session: TGuardSession): string | null {
+  const section = visibleMenu(session)[0];
+  if (!section) return null;
+  return section.pages.find((p) => hasFeature(session.fea, p.code))?.path ?? null;
+}
+
+function isPublic(pathname: string): boolean {
+  return PUBLIC_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`));
+}
+
+/** The built section and page a path belongs to, if any (longest page prefix wins). */
+export function findPage(pathname: string): { section: TMenuSection; code: string } | null {
+  for (const section of MENU_SECTIONS) {
+    if (!section.built) continue;
+    const page = section.pages.find((p) => pathname === p.path || pathname.startsWith(`${p.path}/`));
+    if (page) return { section, code: page.code };
+    if (pathname === `/${section.key}` || pathname.startsWith(`/${section.key}/`)) {
+      return { section, code: section.code };
+    }
+  }
+  return null;
+}
+
+/**
+ * The route guard of spec §2:
+ * - a public path is always allowed;
+ * - without a token → `/login?msg=token_out&redirectFrom=<path>`;
+ * - a page whose feature code (or level) is not allowed → the first allowed sub-page of the same section,
+ *   else the default page, else `/login?msg=role_deny`;
+ * - a path outside the route table is left to the router (which sends it to `/`).
+ */
+export function guardRoute(pathname: string, session: TGuardSession): TGuardResult {
+  if (isPublic(pathname)) return { kind: 'allow' };
+  if (!session.token) {
+    return { kind: 'redirect', to: `/login?msg=token_out&redirectFrom=${encodeURIComponent(pathname)}` };
+  }
+  const found = findPage(pathname);
+  if (!found) return { kind: 'allow' };
+  const levelAllowed = !(found.section.vendorOnly && session.level === 'user');
+  if (levelAllowed && hasFeature(session.fea, found.code)) return { kind: 'allow' };
+  if (levelAllowed) {
+    const sibling = found.section.pages.find((p) => hasFeature(session.fea, p.code));
+    if (sibling) return { kind: 'redirect', to: sibling.path };
+  }
+  const fallback = defaultPage(session);
+  if (fallback && fallback !== pathname) return { kind: 'redirect', to: fallback };
+  return { kind: 'redirect', to: '/login?msg=role_deny' };
+}

@@ -1,0 +1,55 @@
+/** Projects (spec §3 "Project", §7 `/frontstage/v1/projects`). */
+import { z } from 'zod';
+import { DESCRIPTION_MAX, NAME_MAX } from './limits.js';
+import { zPage } from './pagination.js';
+import { ZStatusGroups } from './status-word.js';
+
+export const DEVICE_AUTHZ_METHODS = ['all', 'ble', 'qrcode'] as const;
+export const RULE_TYPES = ['level', 'edge'] as const;
+
+/** POST projects: a product plus a hardware module (tangram product). */
+export const ZProjectCreate = z.object({
+  name: z.string().trim().min(1).max(NAME_MAX),
+  description: z.string().trim().max(DESCRIPTION_MAX).optional(),
+  product_id: z.number().int().positive(),
+  tangram_product_id: z.number().int().positive(),
+  device_authz_method: z.enum(DEVICE_AUTHZ_METHODS).default('all'),
+});
+export type TProjectCreate = z.infer<typeof ZProjectCreate>;
+
+/** PUT projects/{id}. */
+export const ZProjectUpdate = z.object({
+  name: z.string().trim().min(1).max(NAME_MAX).optional(),
+  description: z.string().trim().max(DESCRIPTION_MAX).optional(),
+  device_authz_method: z.enum(DEVICE_AUTHZ_METHODS).optional(),
+  status_groups: ZStatusGroups.optional(),
+});
+export type TProjectUpdate = z.infer<typeof ZProjectUpdate>;
+
+/** POST projects/copy. */
+export const ZProjectCopy = z.object({ id: z.number().int().positive(), name: z.string().trim().min(1).max(NAME_MAX) });
+export type TProjectCopy = z.infer<typeof ZProjectCopy>;
+
+/** PUT projects/{id}/ruleType (§4 "level trigger or edge trigger"). */
+export const ZRuleTypeUpdate = z.object({ rule_type: z.enum(RULE_TYPES) });
+export type TRuleTypeUpdate = z.infer<typeof ZRuleTypeUpdate>;
+
+/** A project as presented (§3 fields). */
+export const ZProject = z.object({
+  id: z.number().int(),
+  name: z.string(),
+  description: z.string(),
+  device_authz_method: z.enum(DEVICE_AUTHZ_METHODS),
+  product_id: z.number().int(),
+  product_name: z.string(),
+  tangram: z.object({ product: z.string(), CoreProductId: z.number().int() }),
+  mqtt_src: z.string(),
+  rule_type: z.enum(RULE_TYPES),
+  status_groups: ZStatusGroups,
+  device_count: z.number().int(),
+  created_at: z.number(),
+});
+export type TProject = z.infer<typeof ZProject>;
+
+/** GET projects: a page of projects. */
+export const ZProjectList = zPage(ZProject);

@@ -1,0 +1,75 @@
+/**
+ * Device MQTT protocol payloads and topics (ARCHITECTURE.md "Device protocol", docs/protocol.md).
+ * Up: devices/{id}/telemetry, devices/{id}/status, devices/{id}/commands/{reqId}/reply.
+ * Down: devices/{id}/commands/{reqId}, devices/{id}/config (retained).
+ * Live to browsers: live/devices/{id}.
+ */
+import { z } from 'zod';
+import { MAX_POINTS_PER_MESSAGE, MAX_TELEMETRY_VALUES } from './limits.js';
+import { STATUS_WORD_MAX } from './status-word.js';
+import { ZTelemetryKey } from './telemetry.js';
+
+/** One telemetry point `{ key, ts, vs: [v1, v2?, v3?] }`; `ts` epoch ms (the device's clock). */
+export const ZTelemetryPoint = z.object({
+  key: ZTelemetryKey,
+  ts: z.number().int().positive(),
+  vs: z.array(z.number().finite()).min(1).max(MAX_TELEMETRY_VALUES),
+});
+export type TTelemetryPoint = z.infer<typeof ZTelemetryPoint>;
+
+/** A telemetry publish: one point or an array of them. */
+export const ZTelemetryMessage = z.union([ZTelemetryPoint, z.array(ZTelemetryPoint).min(1).max(MAX_POINTS_PER_MESSAGE)]);
+
+/** A status publish `{ ts, value }`: the 40-bit status word. */
+export const ZStatusMessage = z.object({
+  ts: z.number().int().positive(),
+  value: z.number().int().min(0).max(STATUS_WORD_MAX),
+});
+export type TStatusMessage = z.infer<typeof ZStatusMessage>;
+
+/** Live message to browsers (§3 "Live messages: topic plus list of key, ts, vs"). Status arrives as key `$status`. */
+export const ZLiveMessage = z.object({
+  topic: z.string(),
+  list: z.array(z.object({ key: z.string(), ts: z.number(), vs: z.array(z.number().nullable()) })),
+});
+export type TLiveMessage = z.infer<typeof ZLiveMessage>;
+
+/** The reserved live key carrying a status word. */
+export const STATUS_LIVE_KEY = '$status';
+
+/** Topic builders, one place for every topic string. */
+export const topics = {
+  telemetry: (id: string) => `devices/${id}/telemetry`,
+  status: (id: string) => `devices/${id}/status`,
+  command: (id: string, reqId: string) => `devices/${id}/commands/${reqId}`,
+  commandReply: (id: string, reqId: string) => `devices/${id}/commands/${reqId}/reply`,
+  config: (id: string) => `devices/${id}/config`,
+  live: (id: string) => `live/devices/${id}`,
+} as const;
+
+/** A device topic split into its Tangram ID and the rest, or null when it is not under `devices/`. */
+export function parseDeviceTopic(topic: string): { tangramId: string; rest: string[] } | null {
+  const parts = topic.split('/');
+  if (parts.length < 3 || parts[0] !== 'devices' || !parts[1]) return null;
+  return { tangramId: parts[1], rest: parts.slice(2) };
+}
+
+/** A command sent down to a device. */
+export const ZDeviceCommand = z.object({ name: z.string().max(64), params: z.record(z.string(), z.unknown()).default({}) });
+/** A device's reply to a command. */
+export const ZDeviceCommandReply = z.object({ ok: z.boolean(), result: z.unknown().optional(), error: z.string().optional() });
+
+/** The retained configuration a device applies (sensor sync). Periods in milliseconds. */
+export const ZDeviceConfig = z.object({
+  version: z.number().int(),
+  sensors: z.array(
+    z.object({
+      key: ZTelemetryKey,
+      enabled: z.boolean(),
+      uploadPeriodMs: z.number().int().nonnegative(),
+      savePeriodMs: z.number().int().nonnegative().optional(),
+      updatePeriodMs: z.number().int().nonnegative().optional(),
+    }),
+  ),
+});
+export type TDeviceConfig = z.infer<typeof ZDeviceConfig>;

@@ -1,0 +1,29 @@
+import { defineConfig } from 'vitest/config';
+
+// Two tiers (STYLE.md): unit tests beside the code (*.test.ts), integration tests against a real database,
+// broker and SMTP server (*.int.test.ts). `npm test` runs integration twice: PGlite, then PostgreSQL when
+// DATABASE_URL is set (TEST_DB=postgres). Browser e2e lives in e2e/ with its own config.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['packages/*/src/**/*.test.ts', 'apps/*/src/**/*.test.{ts,tsx}'],
+          exclude: ['**/*.int.test.ts', '**/node_modules/**'],
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['apps/*/src/**/*.int.test.ts', 'apps/*/test/**/*.int.test.ts'],
+          exclude: ['**/node_modules/**'],
+          testTimeout: 30_000,
+          hookTimeout: 90_000,
+          pool: 'forks',
+          maxWorkers: 2,
+        },
+      },
+    ],
+  },
+});
