@@ -42,14 +42,21 @@ describe('profile page in Chromium', () => {
   /** GET profile with `key` as the Bearer token, as a script of the customer would. */
   const profileWith = (key: string) => fetch(`${server.httpUrl}${paths.profile}`, { headers: { authorization: `Bearer ${key}` } });
 
-  it('saves a new name that is still there after a reload', async () => {
+  it('asks before leaving an unsaved name, then saves it and it is still there later', async () => {
     await page.getByTestId('header-profile').click();
     await page.waitForURL(/\/profile$/);
     const name = page.getByTestId('profile-name');
     await name.fill('王小明');
+    // leaving with an unsaved edit asks first; staying keeps the edit
+    await page.getByTestId('menu-project').click();
+    await page.getByTestId('unsaved-stay').click();
+    expect(new URL(page.url()).pathname).toBe('/profile');
+    expect(await name.inputValue()).toBe('王小明');
     await page.getByTestId('profile-submit').click();
     await page.getByText(commonZh.common.saved).first().waitFor();
-    await page.reload();
+    await page.getByTestId('menu-project').click(); // saved: no prompt
+    await page.waitForURL(/\/project\//);
+    await page.goto('/profile');
     await expect.poll(() => name.inputValue()).toBe('王小明');
     expect(await page.getByText(email).count()).toBeGreaterThan(0);
   });

@@ -1,8 +1,10 @@
 /** Name and language of the account (GET/PUT profile); a new language applies to the console at once. */
 import { LANGUAGES, type TLanguage, type TProfile, type TProfileUpdate, ZProfileUpdate } from '@tessera/contracts';
 import { App, Button, Descriptions, Form, Input, Select } from 'antd';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { changeLanguage } from '../../i18n/language';
+import { useUnsavedChangesPrompt } from '../../lib/useUnsavedChangesPrompt';
 import { zodRule } from '../../lib/zodRules';
 import { useUpdateProfile } from './api';
 
@@ -13,9 +15,12 @@ export function ProfileForm({ profile }: { profile: TProfile }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const update = useUpdateProfile();
+  const [dirty, setDirty] = useState(false);
+  useUnsavedChangesPrompt(dirty);
   const submit = (values: TProfileUpdate) =>
     update.mutate(values, {
       onSuccess: () => {
+        setDirty(false);
         void message.success(t('common.saved'));
         if (values.language) void changeLanguage(values.language, false);
       },
@@ -31,6 +36,7 @@ export function ProfileForm({ profile }: { profile: TProfile }) {
         layout="vertical"
         initialValues={{ name: profile.name, language: profile.language }}
         onFinish={submit}
+        onValuesChange={() => setDirty(true)}
         style={{ maxWidth: 400 }}
       >
         <Form.Item name="name" label={t('common.name')} rules={[zodRule(ZProfileUpdate, 'name', t)]}>

@@ -4,9 +4,10 @@
  */
 import { DEVICE_AUTHZ_METHODS, type TProjectCreate, ZProjectCreate } from '@tessera/contracts';
 import { App, Button, Card, Form, Input, Radio, Select, Space } from 'antd';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { useUnsavedChangesPrompt } from '../../lib/useUnsavedChangesPrompt';
 import { zodRule } from '../../lib/zodRules';
 import { useProductCatalog } from '../products/api';
 import { useCreateProject, useTangramProducts } from './api';
@@ -20,18 +21,32 @@ export default function ProjectNewPage() {
   const catalog = useProductCatalog();
   const modules = useTangramProducts(moduleQuery);
   const create = useCreateProject();
+  const [dirty, setDirty] = useState(false);
+  const [createdId, setCreatedId] = useState<number>();
+  useUnsavedChangesPrompt(dirty);
+  // Navigate only after the render that cleared `dirty`, so the unsaved-changes blocker lets the new page open.
+  useEffect(() => {
+    if (createdId !== undefined) navigate(`/project/detail/${createdId}/devices`);
+  }, [createdId, navigate]);
   const rule = (field: keyof TProjectCreate) => [zodRule(ZProjectCreate, field, t)];
   const submit = (values: TProjectCreate) =>
     create.mutate(ZProjectCreate.parse(values), {
       onSuccess: (p) => {
         void message.success(t('projects.created'));
-        navigate(`/project/detail/${p.id}/devices`);
+        setDirty(false);
+        setCreatedId(p.id);
       },
       onError: (e) => void message.error(`${t('errors.saveFailed')}: ${e.message}`),
     });
   return (
     <Card title={t('projects.create')}>
-      <Form<TProjectCreate> layout="vertical" onFinish={submit} initialValues={{ device_authz_method: 'all' }} style={{ maxWidth: 560 }}>
+      <Form<TProjectCreate>
+        layout="vertical"
+        onFinish={submit}
+        initialValues={{ device_authz_method: 'all' }}
+        onValuesChange={() => setDirty(true)}
+        style={{ maxWidth: 560 }}
+      >
         <Form.Item name="name" label={t('common.name')} rules={rule('name')}>
           <Input data-testid="project-name" />
         </Form.Item>
