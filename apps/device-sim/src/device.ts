@@ -1,15 +1,13 @@
 /**
  * One simulated device: a real MQTT.js client (username = Tangram ID, password = secret) that publishes
- * telemetry on its schedule and status words, answers commands and applies its retained config
+ * telemetry on its schedule and status words, answers commands (commands.ts) and applies its retained config
  * (docs/protocol.md).
  */
-import { topics, ZDeviceCommand, type ZDeviceCommandReply, ZDeviceConfig, type TTelemetryPoint } from '@tessera/contracts';
+import { topics, ZDeviceConfig, type TTelemetryPoint } from '@tessera/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
+import { answerCommand } from './commands.js';
 import { nextStatusWord, seededRandom, valuesOf, type TRandom } from './generators.js';
 import { applyConfig, dueKeys, initialSchedule, tickMs, type TSchedule } from './schedule.js';
-
-/** A command reply (ZDeviceCommandReply). */
-type TCommandReply = (typeof ZDeviceCommandReply)['_output'];
 
 /** Counters shared by the devices of one simulator. */
 export interface TSimCounters {
@@ -40,6 +38,7 @@ export class SimulatedDevice {
   private statusTimer: NodeJS.Timeout | null = null;
   private readonly rnd: TRandom;
   private statusWord: number;
+  private readonly startedAt = Date.now();
 
   private constructor(
     private readonly client: MqttClient,
@@ -115,10 +114,15 @@ export class SimulatedDevice {
     }
     const reqId = topic.split('/')[3];
     if (!topic.startsWith(`devices/${id}/commands/`) || !reqId || topic.split('/').length !== 4) return;
-    const command = ZDeviceCommand.safeParse(safeJson(payload));
-    const reply: TCommandReply = command.success
-      ? { ok: true, result: { name: command.data.name, params: command.data.params, executedAt: Date.now() } }
-      : { ok: false, error: 'unreadable command' };
+    // A steady, seed-dependent signal strength (−45 … −74 dBm), as a device that does not move would report.
+    const state = {
+      keys: this.o.keys,
+      schedule: this.schedule,
+      startedAt: this.startedAt,
+      rssiDbm: -45 - (this.o.seed % 30),
+      rnd: this.rnd,
+    };
+    const reply = answerCommand(safeJson(payload), state, Date.now());
     this.client.publish(topics.commandReply(id, reqId), JSON.stringify(reply), { qos: 1 }, (err) => {
       if (!err) this.o.counters.commandsAnswered += 1;
     });

@@ -73,4 +73,5 @@ export async function startSimulator(opts: TSimOptions): Promise<TSimulator> {
 }
 
 export { applyConfig, initialSchedule } from './schedule.js';
+export { answerCommand, SIM_FIRMWARE_VERSION } from './commands.js';
 export { DEFAULT_KEYS, valuesOf } from './generators.js';

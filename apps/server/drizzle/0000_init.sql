@@ -24,11 +24,37 @@ CREATE TABLE "api_keys" (
 	"created_at" bigint DEFAULT (extract(epoch from now()) * 1000)::bigint NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "custom_pages" (
+	"project_id" integer PRIMARY KEY NOT NULL,
+	"tenant_id" integer NOT NULL,
+	"title" text NOT NULL,
+	"html" "bytea" NOT NULL,
+	"sha256" text NOT NULL,
+	"size_bytes" integer NOT NULL,
+	"updated_by" integer,
+	"updated_at" bigint NOT NULL,
+	"created_at" bigint DEFAULT (extract(epoch from now()) * 1000)::bigint NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "device_authz" (
 	"device_id" integer NOT NULL,
 	"account_id" integer NOT NULL,
 	"created_at" bigint DEFAULT (extract(epoch from now()) * 1000)::bigint NOT NULL,
 	CONSTRAINT "device_authz_device_id_account_id_pk" PRIMARY KEY("device_id","account_id")
+);
+--> statement-breakpoint
+CREATE TABLE "device_commands" (
+	"req_id" text PRIMARY KEY NOT NULL,
+	"tenant_id" integer NOT NULL,
+	"device_id" integer NOT NULL,
+	"account_id" integer,
+	"account_email" text NOT NULL,
+	"name" text NOT NULL,
+	"params" jsonb NOT NULL,
+	"outcome" text NOT NULL,
+	"error" text,
+	"latency_ms" integer,
+	"created_at" bigint NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "device_ingest_stats" (
@@ -39,12 +65,37 @@ CREATE TABLE "device_ingest_stats" (
 	CONSTRAINT "device_ingest_stats_device_id_reason_pk" PRIMARY KEY("device_id","reason")
 );
 --> statement-breakpoint
+CREATE TABLE "device_push_settings" (
+	"device_id" integer NOT NULL,
+	"account_id" integer NOT NULL,
+	"enabled" boolean NOT NULL,
+	"updated_at" bigint NOT NULL,
+	CONSTRAINT "device_push_settings_device_id_account_id_pk" PRIMARY KEY("device_id","account_id")
+);
+--> statement-breakpoint
 CREATE TABLE "device_status" (
 	"device_id" integer NOT NULL,
 	"ts" bigint NOT NULL,
 	"svc_recv_ts" bigint NOT NULL,
 	"value" bigint NOT NULL,
 	CONSTRAINT "device_status_device_id_ts_pk" PRIMARY KEY("device_id","ts")
+);
+--> statement-breakpoint
+CREATE TABLE "device_user_rules" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"tenant_id" integer NOT NULL,
+	"device_id" integer NOT NULL,
+	"account_id" integer NOT NULL,
+	"name" text NOT NULL,
+	"key" text NOT NULL,
+	"slot" text NOT NULL,
+	"op" text NOT NULL,
+	"threshold" double precision NOT NULL,
+	"level" text NOT NULL,
+	"enabled" boolean NOT NULL,
+	"cooldown_s" integer NOT NULL,
+	"created_at" bigint DEFAULT (extract(epoch from now()) * 1000)::bigint NOT NULL,
+	"updated_at" bigint NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "devices" (
@@ -105,9 +156,50 @@ CREATE TABLE "products" (
 	"created_at" bigint DEFAULT (extract(epoch from now()) * 1000)::bigint NOT NULL
 );
 --> statement-breakpoint
+CREATE TABLE "project_blockly_programs" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"project_id" integer NOT NULL,
+	"name" text NOT NULL,
+	"enabled" boolean NOT NULL,
+	"workspace" jsonb NOT NULL,
+	"program" jsonb,
+	"errors" jsonb NOT NULL,
+	"compiled_at" bigint NOT NULL,
+	"created_at" bigint DEFAULT (extract(epoch from now()) * 1000)::bigint NOT NULL,
+	"updated_at" bigint NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "project_blockly_settings" (
+	"project_id" integer PRIMARY KEY NOT NULL,
+	"properties" jsonb NOT NULL,
+	"updated_at" bigint NOT NULL
+);
+--> statement-breakpoint
 CREATE TABLE "project_notification_emails" (
 	"project_id" integer PRIMARY KEY NOT NULL,
 	"emails" jsonb DEFAULT '[]'::jsonb NOT NULL,
+	"updated_at" bigint NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "project_role_devices" (
+	"role_id" integer NOT NULL,
+	"device_id" integer NOT NULL,
+	CONSTRAINT "project_role_devices_role_id_device_id_pk" PRIMARY KEY("role_id","device_id")
+);
+--> statement-breakpoint
+CREATE TABLE "project_role_members" (
+	"role_id" integer NOT NULL,
+	"account_id" integer NOT NULL,
+	CONSTRAINT "project_role_members_role_id_account_id_pk" PRIMARY KEY("role_id","account_id")
+);
+--> statement-breakpoint
+CREATE TABLE "project_roles" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"tenant_id" integer NOT NULL,
+	"project_id" integer NOT NULL,
+	"name" text NOT NULL,
+	"permissions" jsonb NOT NULL,
+	"created_at" bigint DEFAULT (extract(epoch from now()) * 1000)::bigint NOT NULL,
 	"updated_at" bigint NOT NULL
 );
 --> statement-breakpoint
@@ -124,6 +216,24 @@ CREATE TABLE "project_sensors" (
 	"upload_period_ms" integer DEFAULT 1000 NOT NULL,
 	"enabled" boolean DEFAULT true NOT NULL,
 	"batch" integer DEFAULT 1000 NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "project_simple_rules" (
+	"id" serial PRIMARY KEY NOT NULL,
+	"project_id" integer NOT NULL,
+	"name" text NOT NULL,
+	"enabled" boolean NOT NULL,
+	"key" text NOT NULL,
+	"slot" text NOT NULL,
+	"op" text NOT NULL,
+	"threshold" double precision NOT NULL,
+	"duration_s" integer NOT NULL,
+	"level" text NOT NULL,
+	"message" text NOT NULL,
+	"notify_email" boolean NOT NULL,
+	"notify_line" boolean NOT NULL,
+	"created_at" bigint DEFAULT (extract(epoch from now()) * 1000)::bigint NOT NULL,
+	"updated_at" bigint NOT NULL
 );
 --> statement-breakpoint
 CREATE TABLE "projects" (
@@ -246,16 +356,36 @@ CREATE TABLE "verification_codes" (
 --> statement-breakpoint
 ALTER TABLE "accounts" ADD CONSTRAINT "accounts_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "api_keys" ADD CONSTRAINT "api_keys_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "custom_pages" ADD CONSTRAINT "custom_pages_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "custom_pages" ADD CONSTRAINT "custom_pages_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "custom_pages" ADD CONSTRAINT "custom_pages_updated_by_accounts_id_fk" FOREIGN KEY ("updated_by") REFERENCES "public"."accounts"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "device_authz" ADD CONSTRAINT "device_authz_device_id_devices_id_fk" FOREIGN KEY ("device_id") REFERENCES "public"."devices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "device_authz" ADD CONSTRAINT "device_authz_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "device_commands" ADD CONSTRAINT "device_commands_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "device_commands" ADD CONSTRAINT "device_commands_device_id_devices_id_fk" FOREIGN KEY ("device_id") REFERENCES "public"."devices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "device_commands" ADD CONSTRAINT "device_commands_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE set null ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "device_push_settings" ADD CONSTRAINT "device_push_settings_device_id_devices_id_fk" FOREIGN KEY ("device_id") REFERENCES "public"."devices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "device_push_settings" ADD CONSTRAINT "device_push_settings_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "device_user_rules" ADD CONSTRAINT "device_user_rules_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "device_user_rules" ADD CONSTRAINT "device_user_rules_device_id_devices_id_fk" FOREIGN KEY ("device_id") REFERENCES "public"."devices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "device_user_rules" ADD CONSTRAINT "device_user_rules_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "devices" ADD CONSTRAINT "devices_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "devices" ADD CONSTRAINT "devices_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "images" ADD CONSTRAINT "images_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "product_classes" ADD CONSTRAINT "product_classes_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "products" ADD CONSTRAINT "products_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "products" ADD CONSTRAINT "products_class_id_product_classes_id_fk" FOREIGN KEY ("class_id") REFERENCES "public"."product_classes"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "project_blockly_programs" ADD CONSTRAINT "project_blockly_programs_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "project_blockly_settings" ADD CONSTRAINT "project_blockly_settings_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "project_notification_emails" ADD CONSTRAINT "project_notification_emails_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "project_role_devices" ADD CONSTRAINT "project_role_devices_role_id_project_roles_id_fk" FOREIGN KEY ("role_id") REFERENCES "public"."project_roles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "project_role_devices" ADD CONSTRAINT "project_role_devices_device_id_devices_id_fk" FOREIGN KEY ("device_id") REFERENCES "public"."devices"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "project_role_members" ADD CONSTRAINT "project_role_members_role_id_project_roles_id_fk" FOREIGN KEY ("role_id") REFERENCES "public"."project_roles"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "project_role_members" ADD CONSTRAINT "project_role_members_account_id_accounts_id_fk" FOREIGN KEY ("account_id") REFERENCES "public"."accounts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "project_roles" ADD CONSTRAINT "project_roles_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "project_roles" ADD CONSTRAINT "project_roles_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "project_sensors" ADD CONSTRAINT "project_sensors_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "project_simple_rules" ADD CONSTRAINT "project_simple_rules_project_id_projects_id_fk" FOREIGN KEY ("project_id") REFERENCES "public"."projects"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "projects" ADD CONSTRAINT "projects_tenant_id_tenants_id_fk" FOREIGN KEY ("tenant_id") REFERENCES "public"."tenants"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "projects" ADD CONSTRAINT "projects_product_id_products_id_fk" FOREIGN KEY ("product_id") REFERENCES "public"."products"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
 ALTER TABLE "projects" ADD CONSTRAINT "projects_tangram_product_id_tangram_products_id_fk" FOREIGN KEY ("tangram_product_id") REFERENCES "public"."tangram_products"("id") ON DELETE no action ON UPDATE no action;--> statement-breakpoint
@@ -265,6 +395,8 @@ ALTER TABLE "template_sensors" ADD CONSTRAINT "template_sensors_tangram_product_
 CREATE UNIQUE INDEX "accounts_email_uq" ON "accounts" USING btree ("email");--> statement-breakpoint
 CREATE UNIQUE INDEX "api_keys_hash_uq" ON "api_keys" USING btree ("key_hash");--> statement-breakpoint
 CREATE INDEX "device_authz_account_idx" ON "device_authz" USING btree ("account_id");--> statement-breakpoint
+CREATE INDEX "device_commands_device_idx" ON "device_commands" USING btree ("device_id","created_at");--> statement-breakpoint
+CREATE INDEX "device_user_rules_device_account_idx" ON "device_user_rules" USING btree ("device_id","account_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "devices_tangram_id_uq" ON "devices" USING btree ("tangram_id");--> statement-breakpoint
 CREATE INDEX "devices_tenant_idx" ON "devices" USING btree ("tenant_id");--> statement-breakpoint
 CREATE INDEX "devices_project_idx" ON "devices" USING btree ("project_id");--> statement-breakpoint
@@ -272,7 +404,13 @@ CREATE UNIQUE INDEX "images_tenant_sha256_uq" ON "images" USING btree ("tenant_i
 CREATE UNIQUE INDEX "product_classes_tenant_name_uq" ON "product_classes" USING btree ("tenant_id","name");--> statement-breakpoint
 CREATE UNIQUE INDEX "products_tenant_model_number_uq" ON "products" USING btree ("tenant_id","model_number");--> statement-breakpoint
 CREATE INDEX "products_tenant_idx" ON "products" USING btree ("tenant_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "project_blockly_programs_name_uq" ON "project_blockly_programs" USING btree ("project_id","name");--> statement-breakpoint
+CREATE INDEX "project_role_devices_device_idx" ON "project_role_devices" USING btree ("device_id");--> statement-breakpoint
+CREATE INDEX "project_role_members_account_idx" ON "project_role_members" USING btree ("account_id");--> statement-breakpoint
+CREATE UNIQUE INDEX "project_roles_project_name_uq" ON "project_roles" USING btree ("project_id",lower("name"));--> statement-breakpoint
+CREATE INDEX "project_roles_tenant_idx" ON "project_roles" USING btree ("tenant_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "project_sensors_project_key_uq" ON "project_sensors" USING btree ("project_id","key");--> statement-breakpoint
+CREATE UNIQUE INDEX "project_simple_rules_name_uq" ON "project_simple_rules" USING btree ("project_id","name");--> statement-breakpoint
 CREATE INDEX "projects_tenant_idx" ON "projects" USING btree ("tenant_id");--> statement-breakpoint
 CREATE UNIQUE INDEX "refresh_tokens_hash_uq" ON "refresh_tokens" USING btree ("token_hash");--> statement-breakpoint
 CREATE INDEX "refresh_tokens_family_idx" ON "refresh_tokens" USING btree ("family_id");--> statement-breakpoint

@@ -6,6 +6,7 @@ export const API = {
   auth: '/authorization/v1',
   frontstage: '/frontstage/v1',
   ts: '/frontstage-ts/v1',
+  user: '/frontstage/user/v1',
 } as const;
 
 /** Paths of this release's endpoints, relative to the host. */

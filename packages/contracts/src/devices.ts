@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { MAX_BULK_DEVICES, NAME_MAX, NAME_SHORT_MAX } from './limits.js';
 import { ZStatusGroups } from './status-word.js';
 import { ZListQuery, zPage } from './pagination.js';
-import { TANGRAM_ID_LENGTH, ZSerialNumber } from './tangram-id.js';
+import { TANGRAM_ID_LENGTH, TANGRAM_PART_WIDTHS, ZSerialNumber } from './tangram-id.js';
 
 /** A device is `online` when the server heard from it within this window, in milliseconds (docs/decisions/catalogue.md). */
 export const DEVICE_ONLINE_WINDOW_MS = 2 * 60_000;
@@ -20,14 +20,46 @@ export const ZDeviceRegister = z.object({
 });
 export type TDeviceRegister = z.infer<typeof ZDeviceRegister>;
 
-/** POST projects/{id}/devices/bulk: register many; serials must be unique within the list. */
-export const ZDeviceBulkRegister = z.object({
-  serial_numbers: z
-    .array(ZSerialNumber)
-    .min(1)
-    .max(MAX_BULK_DEVICES)
-    .refine((s) => new Set(s.map((x) => x.toUpperCase().padStart(12, '0'))).size === s.length, 'serial numbers repeat'),
-});
+/**
+ * The key two serial numbers are compared by: trimmed, upper-cased, left-padded to 12 hex digits (`a1` = `00A1`),
+ * the serial part of the Tangram ID.
+ */
+export function serialKey(serial: string): string {
+  return serial.trim().toUpperCase().padStart(TANGRAM_PART_WIDTHS.serial_number, '0');
+}
+
+/** The message of a serial number repeated within one bulk registration (per line, at the repeat's index). */
+export const DUPLICATE_SERIAL = 'duplicate serial number';
+/** The message of a serial number already registered (409 details of a bulk registration, per line). */
+export const ALREADY_REGISTERED = 'already registered';
+
+/**
+ * POST projects/{id}/devices/bulk: register 1–MAX_BULK_DEVICES devices, all or nothing
+ * (docs/decisions/devices-bulk.md). Either `devices` (serial numbers with optional names) or the shorthand
+ * `serial_numbers`, not both. Serials must be unique within the list: each repeat is an issue at its own index.
+ */
+export const ZDeviceBulkRegister = z
+  .object({
+    serial_numbers: z.array(ZSerialNumber).min(1).max(MAX_BULK_DEVICES).optional(),
+    devices: z.array(ZDeviceRegister).min(1).max(MAX_BULK_DEVICES).optional(),
+  })
+  .superRefine((body, ctx) => {
+    if ((body.devices === undefined) === (body.serial_numbers === undefined)) {
+      ctx.addIssue({ code: 'custom', path: ['devices'], message: 'give either devices or serial_numbers' });
+      return;
+    }
+    const serials = body.devices?.map((d) => d.serial_number) ?? body.serial_numbers ?? [];
+    const seen = new Set<string>();
+    serials.forEach((serial, i) => {
+      if (typeof serial !== 'string') return;
+      const key = serialKey(serial);
+      if (seen.has(key)) {
+        const path = body.devices ? ['devices', i, 'serial_number'] : ['serial_numbers', i];
+        ctx.addIssue({ code: 'custom', path, message: DUPLICATE_SERIAL });
+      }
+      seen.add(key);
+    });
+  });
 export type TDeviceBulkRegister = z.infer<typeof ZDeviceBulkRegister>;
 
 /** PUT devices/{id}: name and nickname (nickname ≤ 20, a short label). */

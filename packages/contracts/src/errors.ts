@@ -30,6 +30,12 @@ export const ErrorCode = {
   RateLimited: 'RATE_LIMITED',
   PayloadTooLarge: 'PAYLOAD_TOO_LARGE',
   Internal: 'INTERNAL',
+  /** Remote control: the device is not connected (embedded broker), no reply in time, or it answered ok:false. */
+  DeviceOffline: 'DEVICE_OFFLINE',
+  DeviceTimeout: 'DEVICE_TIMEOUT',
+  DeviceError: 'DEVICE_ERROR',
+  /** The MQTT broker (or the server's connection to it) is down. */
+  BrokerUnavailable: 'BROKER_UNAVAILABLE',
 } as const;
 
 /** One of the {@link ErrorCode} values. */

@@ -1,6 +1,9 @@
 /** @tessera/contracts: the one source of request/response schemas, limits and device-protocol helpers. */
 export * from './api-paths.js';
 export * from './auth.js';
+export * from './custom-pages.js';
+export * from './device-commands.js';
+export * from './device-control.js';
 export * from './devices.js';
 export * from './errors.js';
 export * from './features.js';
@@ -9,9 +12,11 @@ export * from './images.js';
 export * from './limits.js';
 export * from './pagination.js';
 export * from './products.js';
+export * from './project-roles.js';
 export * from './project-settings.js';
 export * from './projects.js';
 export * from './protocol.js';
+export * from './rules.js';
 export * from './sensors.js';
 export * from './status-word.js';
 export * from './tangram-id.js';

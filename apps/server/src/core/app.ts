@@ -52,7 +52,8 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
         'style-src': ["'self'", "'unsafe-inline'"],
         'img-src': ["'self'", 'data:', 'blob:'],
         'connect-src': ["'self'", 'ws:', 'wss:'],
-        'frame-src': ["'self'"],
+        // Custom pages are framed from this host, or from PAGES_ORIGIN when they have their own (modules/custom-pages).
+        'frame-src': ["'self'", ...(ctx.config.pagesOrigin ? [ctx.config.pagesOrigin] : [])],
       },
     },
   });
@@ -87,7 +88,7 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
         .status(400)
         .send({ code: ErrorCode.Validation, message: `invalid ${details[0]?.path || 'input'}: ${details[0]?.message}`, details });
     }
-    if (err instanceof AppError) return reply.status(err.statusCode).send({ code: err.code, message: err.message });
+    if (err instanceof AppError) return reply.status(err.statusCode).send({ code: err.code, message: err.message, details: err.details });
     const status = (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
       const code = status === 429 ? ErrorCode.RateLimited : status === 413 ? ErrorCode.PayloadTooLarge : ErrorCode.Validation;
@@ -122,6 +123,7 @@ const API_PREFIXES = [
   '/rule-engine/',
   '/dashboard/v1',
   '/client-authz/',
+  '/pages/',
 ];
 function isApiPath(url: string): boolean {
   return API_PREFIXES.some((p) => url.startsWith(p));

@@ -2,6 +2,7 @@
  * Server configuration from the environment (README "Configuration"). Parsed once with zod; a bad value stops
  * start-up with one clear line naming the variable.
  */
+import { COMMAND_TIMEOUT_DEFAULT_MS, COMMAND_TIMEOUT_MAX_MS, COMMAND_TIMEOUT_MIN_MS } from '@tessera/contracts';
 import { z } from 'zod';
 
 const ZPort = z.coerce.number().int().min(0).max(65535);
@@ -15,6 +16,10 @@ const ZEnv = z.object({
   DATABASE_URL: z.string().url().optional(),
   MQTT_URL: z.string().url().optional(),
   PUBLIC_MQTT_URL: z.string().url().optional(),
+  PAGES_ORIGIN: z
+    .url({ protocol: /^https?$/ })
+    .transform((v) => new URL(v).origin)
+    .optional(),
   SMTP_URL: z.string().url().optional(),
   MAIL_FROM: z.string().default('Tessera <no-reply@tessera.local>'),
   JWT_SECRET: z.string().min(32).optional(),
@@ -23,6 +28,7 @@ const ZEnv = z.object({
   WEB_DIST: z.string().optional(),
   INGEST_BATCH_MAX: z.coerce.number().int().min(1).max(100_000).default(5_000),
   INGEST_FLUSH_MS: z.coerce.number().int().min(1).max(10_000).default(20),
+  COMMAND_TIMEOUT_MS: z.coerce.number().int().min(COMMAND_TIMEOUT_MIN_MS).max(COMMAND_TIMEOUT_MAX_MS).default(COMMAND_TIMEOUT_DEFAULT_MS),
 });
 
 /** The server's settings. Ports 0 pick a free port (tests). */
@@ -35,6 +41,8 @@ export interface TConfig {
   mqttUrl?: string;
   /** The broker address devices are told to use (project system tab), e.g. mqtts://mqtt.example.com:8883. */
   publicMqttUrl?: string;
+  /** Origin (scheme://host[:port]) serving custom pages when they get their own host, e.g. https://pages.example.com. */
+  pagesOrigin?: string;
   smtpUrl?: string;
   mailFrom: string;
   jwtSecret?: string;
@@ -46,6 +54,8 @@ export interface TConfig {
   /** Ingest: points per batch at most, and the longest a point waits for its batch, in milliseconds. */
   ingestBatchMax: number;
   ingestFlushMs: number;
+  /** Remote control: how long a command waits for the device's reply, in milliseconds (docs/decisions/device-control.md). */
+  commandTimeoutMs: number;
 }
 
 /** Thrown for a bad environment variable; `message` is one line naming it. */
@@ -70,6 +80,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
     publicMqttUrl: e.PUBLIC_MQTT_URL,
+    pagesOrigin: e.PAGES_ORIGIN,
     smtpUrl: e.SMTP_URL,
     mailFrom: e.MAIL_FROM,
     jwtSecret: e.JWT_SECRET,
@@ -78,5 +89,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     webDist: e.WEB_DIST,
     ingestBatchMax: e.INGEST_BATCH_MAX,
     ingestFlushMs: e.INGEST_FLUSH_MS,
+    commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
   };
 }

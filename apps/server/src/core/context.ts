@@ -26,6 +26,16 @@ export interface TMessageBus {
   publish(topic: string, payload: string | Buffer, opts?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
   /** True when the broker is up (embedded) or the client is connected (external). */
   isUp(): boolean;
+  /**
+   * Subscribes the server to one exact `topic` (no wildcards) at QoS 1 and calls `onMessage` with each payload;
+   * resolves once the subscription is in place, to the function that removes it. Used for command replies.
+   */
+  subscribe(topic: string, onMessage: (payload: Buffer) => void): Promise<() => Promise<void>>;
+  /**
+   * Whether device `tangramId` is connected and subscribed to its commands: known to the embedded broker; null with
+   * an external broker, which does not tell.
+   */
+  isDeviceListening(tangramId: string): boolean | null;
 }
 
 /** The shared dependencies of routes and services. */

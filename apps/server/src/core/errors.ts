@@ -2,14 +2,15 @@
  * Application errors → `{ code, message }` responses (ARCHITECTURE.md "Errors"). Domain functions throw
  * {@link AppError}; the error handler in app.ts presents it. Anything else becomes a 500 without details.
  */
-import { ErrorCode, type TErrorCode } from '@tessera/contracts';
+import { ErrorCode, type TErrorBody, type TErrorCode } from '@tessera/contracts';
 
-/** An error with an HTTP status and a stable code, safe to show to the client. */
+/** An error with an HTTP status and a stable code, safe to show to the client; `details` name items (e.g. lines). */
 export class AppError extends Error {
   constructor(
     readonly statusCode: number,
     readonly code: TErrorCode | string,
     message: string,
+    readonly details?: TErrorBody['details'],
   ) {
     super(message);
   }

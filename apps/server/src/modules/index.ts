@@ -2,10 +2,14 @@
 import type { TApp } from '../core/app.js';
 import type { TAppContext } from '../core/context.js';
 import { authRoutes } from './auth/routes.js';
+import { customPageRoutes, customPageViewRoutes } from './custom-pages/routes.js';
+import { deviceControlRoutes } from './device-control/routes.js';
 import { deviceRoutes } from './devices/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { imageRoutes } from './images/routes.js';
 import { productRoutes } from './products/routes.js';
+import { projectRoleRoutes } from './project-roles/routes.js';
+import { projectRuleRoutes } from './project-rules/routes.js';
 import { projectSettingsRoutes } from './project-settings/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { sensorRoutes } from './sensors/routes.js';
@@ -21,8 +25,13 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/frontstage/v1', projectRoutes],
   ['/frontstage/v1', projectSettingsRoutes],
   ['/frontstage/v1', deviceRoutes],
+  ['/frontstage/v1', deviceControlRoutes],
   ['/frontstage/v1', sensorRoutes],
+  ['/frontstage/v1', projectRuleRoutes],
+  ['/frontstage/v1', customPageRoutes],
+  ['/pages', customPageViewRoutes],
   ['/frontstage-ts/v1', telemetryRoutes],
+  ['/frontstage/user/v1', projectRoleRoutes],
 ];
 
 /** Registers all module routes on `app`. */

@@ -10,17 +10,21 @@
  * - network failure → emit `offline` (a connection note);
  * - anything else (and everything above) is logged and thrown as an {@link HttpError}.
  */
-import { ErrorCode, MAX_RETRIES, paths, REQUEST_TIMEOUT_MS, RETRY_DELAY_MS, ZErrorBody } from '@tessera/contracts';
+import { ErrorCode, MAX_RETRIES, paths, REQUEST_TIMEOUT_MS, RETRY_DELAY_MS, type TErrorBody, ZErrorBody } from '@tessera/contracts';
 import { emitHttpEvent } from './httpEvents';
 import { clearSession, getLanguage, getSession, saveTokens } from './session';
 
-/** A failed call: HTTP `status` (0 when no response: `OFFLINE`, `TIMEOUT`), the server's `code` and message. */
+/**
+ * A failed call: HTTP `status` (0 when no response: `OFFLINE`, `TIMEOUT`), the server's `code` and message, and its
+ * `details` when it named fields or lines (`[{ path, message }]`).
+ */
 export class HttpError extends Error {
   constructor(
     readonly status: number,
     readonly code: string,
     message: string,
     readonly statusText = '',
+    readonly details: TErrorBody['details'] = undefined,
   ) {
     super(message);
     this.name = 'HttpError';
@@ -64,7 +68,7 @@ function toQueryString(query?: TQuery): string {
 
 function toError(raw: TRaw): HttpError {
   const body = ZErrorBody.safeParse(raw.data);
-  if (body.success) return new HttpError(raw.status, body.data.code, body.data.message, raw.statusText);
+  if (body.success) return new HttpError(raw.status, body.data.code, body.data.message, raw.statusText, body.data.details);
   return new HttpError(raw.status, `HTTP_${raw.status}`, raw.statusText || `HTTP ${raw.status}`, raw.statusText);
 }
 

@@ -50,7 +50,7 @@ export async function login(db: Db, tokens: TokenService, input: TLoginRequest):
  * Counts a wrong password in one statement (concurrent guesses cannot undercount); a lock that has run out
  * starts the count afresh. Answers true when this failure locked the account.
  */
-async function recordFailure(db: Db, accountId: number, now: number): Promise<boolean> {
+export async function recordFailure(db: Db, accountId: number, now: number): Promise<boolean> {
   const expired = sql`(${accounts.lockedUntil} is not null and ${accounts.lockedUntil} <= ${now})`;
   const failures = sql`(case when ${expired} then 1 else ${accounts.failedLogins} + 1 end)`;
   const [row] = await db

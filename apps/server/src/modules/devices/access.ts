@@ -1,21 +1,20 @@
 /**
  * Who may see which device (spec §6): vendors and admins see their tenant's devices; users see the devices
- * authorised to them (`device_authz`). Used by every device-scoped route and by the live channel.
+ * authorised to them (`device_authz`) and the devices of the project roles they hold (project-roles/grants.ts).
+ * Used by every device-scoped route and by the live channel.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { deviceAuthz, devices } from '../../db/schema.js';
 import type { TPrincipal } from '../../core/principal.js';
+import { roleGrantedDeviceIds } from '../project-roles/grants.js';
 
 /** The device row a caller may see. */
 export type TDeviceRow = typeof devices.$inferSelect;
 
-/** A WHERE clause limiting `devices` to those `principal` may see (join-free for vendors). */
+/** A WHERE clause limiting `devices` to those `principal` may see (join-free: {@link visibleDevicesCondition}). */
 export function visibleDevicesWhere(principal: TPrincipal): SQL {
-  if (principal.level === 'user') {
-    return and(eq(devices.tenantId, principal.tenantId), eq(deviceAuthz.accountId, principal.accountId))!;
-  }
-  return eq(devices.tenantId, principal.tenantId);
+  return visibleDevicesCondition(principal);
 }
 
 /**
@@ -32,22 +31,24 @@ export async function findVisibleDeviceById(db: Db, principal: TPrincipal, id: n
 }
 
 async function findVisible(db: Db, principal: TPrincipal, match: SQL): Promise<TDeviceRow | null> {
-  const base = db.select({ device: devices }).from(devices);
-  const query =
-    principal.level === 'user'
-      ? base.innerJoin(deviceAuthz, eq(deviceAuthz.deviceId, devices.id)).where(and(match, visibleDevicesWhere(principal)))
-      : base.where(and(match, visibleDevicesWhere(principal)));
-  const [row] = await query.limit(1);
+  const [row] = await db
+    .select({ device: devices })
+    .from(devices)
+    .where(and(match, visibleDevicesCondition(principal)))
+    .limit(1);
   return row?.device ?? null;
 }
 
 /**
- * As {@link visibleDevicesWhere} but join-free for every level: a user's devices are matched through a
- * `device_authz` subquery, so list and count queries can add it to any select over `devices`.
+ * A join-free WHERE clause over `devices` for every level: the tenant's devices, and for a user only those in the
+ * union of its `device_authz` rows and its project roles' devices (a subquery), so list and count queries can add
+ * it to any select over `devices`. The tenant condition stays for users too: tenant isolation never rests on the
+ * grants alone.
  */
 export function visibleDevicesCondition(principal: TPrincipal): SQL {
   const ofTenant = eq(devices.tenantId, principal.tenantId);
   if (principal.level !== 'user') return ofTenant;
-  const authorised = sql`${devices.id} in (select ${deviceAuthz.deviceId} from ${deviceAuthz} where ${deviceAuthz.accountId} = ${principal.accountId})`;
+  const direct = sql`select ${deviceAuthz.deviceId} from ${deviceAuthz} where ${deviceAuthz.accountId} = ${principal.accountId}`;
+  const authorised = sql`${devices.id} in (${direct} union ${roleGrantedDeviceIds(principal.accountId)})`;
   return and(ofTenant, authorised)!;
 }

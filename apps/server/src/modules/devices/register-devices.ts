@@ -4,10 +4,10 @@
  * issues a 256-bit MQTT secret (shown once, stored as SHA-256) and writes all devices in one transaction.
  */
 import { and, eq, inArray } from 'drizzle-orm';
-import { composeTangramId, formatTangramPart, TANGRAM_PREFIX, type TDeviceRegistered } from '@tessera/contracts';
+import { ALREADY_REGISTERED, composeTangramId, formatTangramPart, TANGRAM_PREFIX, type TDeviceRegistered } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { randomSecret, sha256 } from '../../core/crypto.js';
-import { conflict, notFound } from '../../core/errors.js';
+import { AppError, conflict, notFound } from '../../core/errors.js';
 import { devices, products, projects, tangramProducts, tenants } from '../../db/schema.js';
 import { isUniqueViolation } from '../products/sql-helpers.js';
 import { presentDevice } from './presenters.js';
@@ -18,13 +18,22 @@ export interface TRegistration {
   name?: string;
 }
 
+/** Where entry `i` came from in the request, for the 409 details (e.g. `body/devices/3/serial_number`). */
+export type TEntryPath = (index: number) => string;
+
 /**
  * Registers `entries` in project `projectId` of `tenantId`, all or nothing. A device without a name is named by its
  * padded serial number. Answers the devices in request order, each with its secret.
  * @throws AppError 404 when the project is not the tenant's; 409 CONFLICT when a Tangram ID already exists
- *   (nothing is written then).
+ *   (nothing is written then), its `details` naming every such entry (`pathOf(i)`, "already registered").
  */
-export async function registerDevices(db: Db, tenantId: number, projectId: number, entries: TRegistration[]): Promise<TDeviceRegistered[]> {
+export async function registerDevices(
+  db: Db,
+  tenantId: number,
+  projectId: number,
+  entries: TRegistration[],
+  pathOf: TEntryPath = (i) => `body/devices/${i}/serial_number`,
+): Promise<TDeviceRegistered[]> {
   try {
     return await db.transaction(async (tx) => {
       const [p] = await tx
@@ -56,7 +65,11 @@ export async function registerDevices(db: Db, tenantId: number, projectId: numbe
             prepared.map((d) => d.tangramId),
           ),
         );
-      if (taken.length) throw alreadyRegistered(taken.map((t) => t.tangramId));
+      if (taken.length) {
+        const takenIds = new Set(taken.map((t) => t.tangramId));
+        const lines = prepared.flatMap((d, i) => (takenIds.has(d.tangramId) ? [{ path: pathOf(i), message: ALREADY_REGISTERED }] : []));
+        throw alreadyRegistered([...takenIds], lines);
+      }
       const rows = await tx
         .insert(devices)
         .values(
@@ -87,7 +100,8 @@ export async function registerDevices(db: Db, tenantId: number, projectId: numbe
   }
 }
 
-function alreadyRegistered(ids: string[]) {
+function alreadyRegistered(ids: string[], details?: { path: string; message: string }[]) {
   const which = ids.length ? `: ${ids.slice(0, 5).join(', ')}${ids.length > 5 ? ` and ${ids.length - 5} more` : ''}` : '';
-  return conflict(`device already registered${which}`);
+  const err = conflict(`device already registered${which}`);
+  return details ? new AppError(err.statusCode, err.code, err.message, details) : err;
 }

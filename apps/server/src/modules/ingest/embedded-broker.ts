@@ -5,7 +5,7 @@
 import { createServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Aedes, type AedesOptions, type PublishPacket } from 'aedes';
+import { Aedes, type AedesOptions, type AedesPublishPacket, type PublishPacket } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 
 /** The WebSocket path of MQTT on the HTTP server. */
@@ -20,10 +20,19 @@ export interface TEmbeddedBroker {
   attachWebSocket(httpServer: HttpServer): void;
   /** Publishes as the server (no client: ACL hooks pass it). Resolves once Aedes took it. */
   publish(topic: string, payload: string | Buffer, opts?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
+  /** Delivers every publish on the exact `topic` to `onMessage` (a server-side subscription); resolves to its removal. */
+  subscribe(topic: string, onMessage: (payload: Buffer) => void): Promise<() => Promise<void>>;
+  /** True when a connected client holds a subscription under `devices/{tangramId}/commands/` (the ACL lets only that device). */
+  isDeviceListening(tangramId: string): boolean;
   /** Refuses new connections; connected clients stay. */
   stopAccepting(): void;
   /** Closes every client and the broker. */
   close(): Promise<void>;
+}
+
+/** What {@link TEmbeddedBroker.isDeviceListening} reads of Aedes: its connected clients and their subscriptions. */
+interface TAedesClientsView {
+  clients: Record<string, { connected: boolean; subscriptions: Record<string, unknown> }>;
 }
 
 /** Creates the broker with `hooks` (authentication and ACL). */
@@ -66,6 +75,20 @@ export async function createEmbeddedBroker(hooks: AedesOptions): Promise<TEmbedd
     publish(topic, payload, opts = {}) {
       const packet = { cmd: 'publish', topic, payload, qos: opts.qos ?? 0, retain: opts.retain ?? false, dup: false } as PublishPacket;
       return new Promise((resolve, reject) => aedes.publish(packet, (err) => (err ? reject(err) : resolve())));
+    },
+    subscribe(topic, onMessage) {
+      const deliver = (packet: AedesPublishPacket, done: () => void) => {
+        onMessage(Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload));
+        done();
+      };
+      const remove = () => new Promise<void>((resolve) => aedes.unsubscribe(topic, deliver, resolve));
+      return new Promise((resolve) => aedes.subscribe(topic, deliver, () => resolve(remove)));
+    },
+    isDeviceListening(tangramId) {
+      const prefix = `devices/${tangramId}/commands/`;
+      // Aedes keeps the live clients and their granted filters (restored sessions included) but does not type them.
+      const { clients } = aedes as unknown as TAedesClientsView;
+      return Object.values(clients).some((c) => c.connected && Object.keys(c.subscriptions).some((f) => f.startsWith(prefix)));
     },
     stopAccepting() {
       accepting = false;

@@ -27,6 +27,8 @@ export const SESSION_EXPIRY_S = 600;
 export interface TExternalBroker {
   publish(topic: string, payload: string | Buffer, opts?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
   isUp(): boolean;
+  /** Subscribes the control connection to the exact `topic` (QoS 1); resolves once subscribed, to its removal. */
+  subscribe(topic: string, onMessage: (payload: Buffer) => void): Promise<() => Promise<void>>;
   /** Unsubscribes the ingest connections (the broker routes to other replicas from now on). */
   stopAccepting(): Promise<void>;
   /** Ends the sessions and connections (after the pipeline drained). */
@@ -66,7 +68,13 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
     clean: true,
     reconnectPeriod: 1000,
   });
-  control.on('message', (topic, payload) => deps.onLive(topic, payload));
+  // Exact-topic subscriptions of this replica (command replies); everything else on the control connection is live.
+  const handlers = new Map<string, (payload: Buffer) => void>();
+  control.on('message', (topic, payload) => {
+    const handler = handlers.get(topic);
+    if (handler) handler(payload);
+    else deps.onLive(topic, payload);
+  });
   await control.subscribeAsync('live/devices/+', { qos: 0 });
 
   const ingesters: MqttClient[] = [];
@@ -101,6 +109,14 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
       await control.publishAsync(topic, payload, { qos: opts.qos ?? 0, retain: opts.retain ?? false });
     },
     isUp: () => control.connected && ingesters.every((c) => c.connected),
+    async subscribe(topic, onMessage) {
+      handlers.set(topic, onMessage);
+      await control.subscribeAsync(topic, { qos: 1 });
+      return async () => {
+        handlers.delete(topic);
+        await control.unsubscribeAsync(topic).catch(() => undefined);
+      };
+    },
     async stopAccepting() {
       await Promise.all(ingesters.map((c) => c.unsubscribeAsync(INGEST_FILTERS).catch(() => undefined)));
     },

@@ -61,6 +61,12 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       return external.publish(topic, payload, opts);
     },
     isUp: () => (isExternal ? (external?.isUp() ?? false) : !broker.aedes.closed),
+    async subscribe(topic, onMessage) {
+      if (!isExternal) return broker.subscribe(topic, onMessage);
+      if (!external) throw new Error('the external MQTT broker is not connected yet');
+      return external.subscribe(topic, onMessage);
+    },
+    isDeviceListening: (tangramId) => (isExternal ? null : broker.isDeviceListening(tangramId)),
   };
 
   return {

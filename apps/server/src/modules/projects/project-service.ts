@@ -2,7 +2,7 @@
  * Writing projects (spec §7 projects: create, copy, update, delete, ruleType). A project is a product of the tenant
  * plus a hardware module; on create it gets a copy of the module's template sensors (its telemetry keys).
  */
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import {
   ErrorCode,
   type TProject,
@@ -13,7 +13,19 @@ import {
 } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../core/errors.js';
-import { devices, products, projectSensors, projects, tangramProducts, templateSensors } from '../../db/schema.js';
+import {
+  customPages,
+  devices,
+  products,
+  projectBlocklyPrograms,
+  projectBlocklySettings,
+  projectSensors,
+  projectSimpleRules,
+  projects,
+  sensorDisplay,
+  tangramProducts,
+  templateSensors,
+} from '../../db/schema.js';
 import { getProject } from './project-queries.js';
 
 /**
@@ -70,13 +82,47 @@ export async function copyProject(db: Db, tenantId: number, input: TProjectCopy)
       .insert(projects)
       .values({ ...settings, name: input.name })
       .returning({ id: projects.id });
-    const sensors = await tx.select().from(projectSensors).where(eq(projectSensors.projectId, src.id));
-    if (sensors.length) {
-      await tx.insert(projectSensors).values(sensors.map(({ id: _sid, ...s }) => ({ ...s, projectId: row.id })));
-    }
+    await copyConfiguration(tx as unknown as Db, src.id, row.id);
     return row.id;
   });
   return getProject(db, tenantId, id);
+}
+
+/**
+ * Copies a project's configuration to `toId` (docs/decisions/project-settings.md "copy"): sensors with their display
+ * settings, simple rules, Blockly programs, the blockly setting and the custom page. Devices, roles and the
+ * notification list stay with the original: they name real things and people.
+ */
+async function copyConfiguration(tx: Db, fromId: number, toId: number): Promise<void> {
+  const sensors = await tx.select().from(projectSensors).where(eq(projectSensors.projectId, fromId));
+  if (sensors.length) {
+    const copies = await tx
+      .insert(projectSensors)
+      .values(sensors.map(({ id: _id, ...s }) => ({ ...s, projectId: toId })))
+      .returning({ id: projectSensors.id, key: projectSensors.key });
+    const newIdByKey = new Map(copies.map((c) => [c.key, c.id]));
+    const keyById = new Map(sensors.map((s) => [s.id, s.key]));
+    const displays = await tx
+      .select()
+      .from(sensorDisplay)
+      .where(
+        inArray(
+          sensorDisplay.sensorId,
+          sensors.map((s) => s.id),
+        ),
+      );
+    if (displays.length) {
+      await tx.insert(sensorDisplay).values(displays.map((d) => ({ ...d, sensorId: newIdByKey.get(keyById.get(d.sensorId) ?? '') ?? 0 })));
+    }
+  }
+  const simple = await tx.select().from(projectSimpleRules).where(eq(projectSimpleRules.projectId, fromId));
+  if (simple.length) await tx.insert(projectSimpleRules).values(simple.map(({ id: _id, ...r }) => ({ ...r, projectId: toId })));
+  const programs = await tx.select().from(projectBlocklyPrograms).where(eq(projectBlocklyPrograms.projectId, fromId));
+  if (programs.length) await tx.insert(projectBlocklyPrograms).values(programs.map(({ id: _id, ...p }) => ({ ...p, projectId: toId })));
+  const [setting] = await tx.select().from(projectBlocklySettings).where(eq(projectBlocklySettings.projectId, fromId));
+  if (setting) await tx.insert(projectBlocklySettings).values({ ...setting, projectId: toId });
+  const [page] = await tx.select().from(customPages).where(eq(customPages.projectId, fromId));
+  if (page) await tx.insert(customPages).values({ ...page, projectId: toId });
 }
 
 /** Updates name, description, device_authz_method and/or status_groups. @throws AppError 404 when not the tenant's. */

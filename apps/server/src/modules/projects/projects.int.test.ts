@@ -1,9 +1,19 @@
-import { MAX_STATUS_LINES, paths, type TProject, type TStatusGroup } from '@tessera/contracts';
+import {
+  customPagePaths,
+  MAX_STATUS_LINES,
+  paths,
+  rulePaths,
+  type TBlocklySetting,
+  type TCustomPage,
+  type TProject,
+  type TSimpleRuleList,
+  type TStatusGroup,
+} from '@tessera/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, buildVendor, type TBuiltAccount } from '../../../test/factories.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
-import { projectSensors } from '../../db/schema.js';
+import { customPages, projectSensors, projectSimpleRules, sensorDisplay } from '../../db/schema.js';
 import { createProductVia, createProjectVia, moduleId, registerVia } from './catalogue.fixtures.js';
 
 describe(`projects (${TEST_DB_KIND})`, () => {
@@ -140,6 +150,42 @@ describe(`projects (${TEST_DB_KIND})`, () => {
     });
     const sensors = await server.ctx.db.select().from(projectSensors).where(eq(projectSensors.projectId, copy.body.id));
     expect(sensors.length).toBeGreaterThan(0);
+  });
+
+  it('copies the rules, blockly setting, sensor display and custom page with the configuration', async () => {
+    const db = server.ctx.db;
+    const p = await createProjectVia(server, vendor.token);
+    const [sensor] = await db.select().from(projectSensors).where(eq(projectSensors.projectId, p.id)).limit(1);
+    await db.insert(sensorDisplay).values({ sensorId: sensor.id, decimals: 3, color: '#ff0000' });
+    const now = Date.now();
+    await db.insert(projectSimpleRules).values({
+      ...{ projectId: p.id, name: 'Too hot', enabled: true, key: sensor.key, slot: 'v1', op: 'gt', threshold: 80, durationS: 0 },
+      ...{ level: 'alert', message: 'hot', notifyEmail: true, notifyLine: false, updatedAt: now },
+    });
+    const html = Buffer.from('<!doctype html><p>hi</p>');
+    await db.insert(customPages).values({
+      ...{ projectId: p.id, tenantId: vendor.tenantId, title: 'Board', html, sha256: 'x', sizeBytes: html.length },
+      updatedAt: now,
+    });
+    const setting = { properties: [{ name: 'limit', value: 42 }] };
+    expect((await server.api('PUT', rulePaths.blocklySetting(p.id), { token: vendor.token, body: setting })).status).toBe(200);
+
+    const copy = await server.api<TProject>('POST', paths.projectCopy, { token: vendor.token, body: { id: p.id, name: 'Copy 2' } });
+    const id = copy.body.id;
+    const rules = await server.api<TSimpleRuleList>('GET', rulePaths.simples(id), { token: vendor.token });
+    expect(rules.body.data.map((r) => [r.name, r.threshold])).toEqual([['Too hot', 80]]);
+    expect((await server.api<TBlocklySetting>('GET', rulePaths.blocklySetting(id), { token: vendor.token })).body).toMatchObject(setting);
+    expect((await server.api<TCustomPage>('GET', customPagePaths.page(id), { token: vendor.token })).body).toMatchObject({
+      title: 'Board',
+    });
+    const [copied] = await db
+      .select({ decimals: sensorDisplay.decimals, key: projectSensors.key })
+      .from(sensorDisplay)
+      .innerJoin(projectSensors, eq(projectSensors.id, sensorDisplay.sensorId))
+      .where(eq(projectSensors.projectId, id));
+    expect(copied).toEqual({ decimals: 3, key: sensor.key });
+    // the original keeps its own rows
+    expect((await server.api<TSimpleRuleList>('GET', rulePaths.simples(p.id), { token: vendor.token })).body.data).toHaveLength(1);
   });
 
   it('refuses to delete a project with devices (409 IN_USE) and deletes an empty one (204)', async () => {

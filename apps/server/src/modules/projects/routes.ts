@@ -89,8 +89,11 @@ export async function projectRoutes(app: TApp, ctx: TAppContext): Promise<void> 
     '/projects/:id/devices/bulk',
     { ...vendor, schema: { tags, params: ZIdParam, body: ZDeviceBulkRegister, response: { 201: ZDeviceRegisteredList } } },
     async (req, reply) => {
-      const entries = req.body.serial_numbers.map((serialNumber) => ({ serialNumber }));
-      return reply.status(201).send(await registerDevices(db, tenant(req), req.params.id, entries));
+      const { devices, serial_numbers: serials = [] } = req.body;
+      const entries =
+        devices?.map((d) => ({ serialNumber: d.serial_number, name: d.name })) ?? serials.map((serialNumber) => ({ serialNumber }));
+      const pathOf = (i: number) => (devices ? `body/devices/${i}/serial_number` : `body/serial_numbers/${i}`);
+      return reply.status(201).send(await registerDevices(db, tenant(req), req.params.id, entries, pathOf));
     },
   );
 }

@@ -24,6 +24,9 @@ export const deviceRoutes: RouteObject[] = [
       { path: 'telemetry-status', lazy: page(() => import('./pages/TelemetryStatusPage')) },
       { path: 'history-chart', lazy: page(() => import('./pages/HistoryChartPage')) },
       { path: 'realtime-chart', lazy: page(() => import('./pages/RealtimeChartPage')) },
+      { path: 'app-rules', lazy: page(() => import('./pages/AppRulesPage')) },
+      { path: 'remote-control', lazy: page(() => import('./pages/RemoteControlPage')) },
+      { path: 'custom-page', lazy: page(() => import('../custom-page/DevicePageTab')) },
     ],
   },
 ];

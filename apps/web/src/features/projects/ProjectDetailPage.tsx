@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { useProject } from './api';
 
-const TABS = ['devices', 'configure', 'system', 'notification'] as const;
+const TABS = ['devices', 'configure', 'rule', 'system', 'custom-page', 'notification', 'roles'] as const;
 
 /** The project detail frame. */
 export default function ProjectDetailPage() {

@@ -1,14 +1,21 @@
-/** /project/detail/{id}/devices: the project's devices (paged, searchable) and "register device". */
-import { PlusOutlined } from '@ant-design/icons';
+/**
+ * /project/detail/{id}/devices: the project's devices (paged, searchable) with inline name and nickname edits, the
+ * project's device authorisation method, "register device" and bulk registration (docs/decisions/devices-bulk.md).
+ */
+import { PlusOutlined, UploadOutlined } from '@ant-design/icons';
 import type { TDevice, TDeviceRegistered } from '@tessera/contracts';
-import { Badge, Button, Empty, Flex, Input, Table } from 'antd';
+import { Badge, Button, Empty, Flex, Input, Space, Table } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
 import { rowTestId } from '../../components/rowTestId';
 import { useListQuery } from '../../components/usePagedQuery';
-import { useProjectDevices } from './api';
+import { useProject, useProjectDevices } from './api';
+import { BulkRegisterModal } from './bulk/BulkRegisterModal';
+import { BulkSecretsModal } from './bulk/BulkSecretsModal';
+import { DeviceAuthzMethodSelect } from './DeviceAuthzMethodSelect';
+import { DeviceTextCell } from './DeviceTextCell';
 import { RegisterDeviceModal } from './RegisterDeviceModal';
 import { SecretOnceModal } from './SecretOnceModal';
 
@@ -17,22 +24,33 @@ export default function ProjectDevicesTab() {
   const { t } = useTranslation();
   const projectId = Number(useParams().id);
   const { query, search, paginate } = useListQuery();
+  const project = useProject(projectId).data;
   const devices = useProjectDevices(projectId, query);
   const [registering, setRegistering] = useState(false);
   const [registered, setRegistered] = useState<TDeviceRegistered | null>(null);
+  const [bulkOpen, setBulkOpen] = useState(false);
+  const [bulkRegistered, setBulkRegistered] = useState<TDeviceRegistered[] | null>(null);
   return (
     <>
-      <Flex justify="space-between" style={{ marginBottom: 16 }}>
-        <Input.Search
-          allowClear
-          placeholder={t('projects.devices.searchPlaceholder')}
-          onSearch={search}
-          style={{ maxWidth: 320 }}
-          data-testid="project-device-search"
-        />
-        <Button type="primary" icon={<PlusOutlined />} onClick={() => setRegistering(true)} data-testid="device-register">
-          {t('projects.devices.register')}
-        </Button>
+      <Flex justify="space-between" wrap gap={12} style={{ marginBottom: 16 }}>
+        <Space wrap>
+          <Input.Search
+            allowClear
+            placeholder={t('projects.devices.searchPlaceholder')}
+            onSearch={search}
+            style={{ maxWidth: 320 }}
+            data-testid="project-device-search"
+          />
+          {project && <DeviceAuthzMethodSelect project={project} />}
+        </Space>
+        <Space wrap>
+          <Button icon={<UploadOutlined />} onClick={() => setBulkOpen(true)} data-testid="device-bulk-register">
+            {t('projects.bulk.open')}
+          </Button>
+          <Button type="primary" icon={<PlusOutlined />} onClick={() => setRegistering(true)} data-testid="device-register">
+            {t('projects.devices.register')}
+          </Button>
+        </Space>
       </Flex>
       <Table<TDevice>
         rowKey="id"
@@ -53,7 +71,16 @@ export default function ProjectDevicesTab() {
             dataIndex: 'tangram_id',
             render: (id: string) => <Link to={`/device/detail/${id}`}>{id}</Link>,
           },
-          { title: t('common.name'), dataIndex: 'name' },
+          {
+            title: t('common.name'),
+            dataIndex: 'name',
+            render: (_, d) => <DeviceTextCell device={d} field="name" projectId={projectId} />,
+          },
+          {
+            title: t('projects.devices.nickname'),
+            dataIndex: 'nickname',
+            render: (_, d) => <DeviceTextCell device={d} field="nickname" projectId={projectId} />,
+          },
           { title: t('projects.devices.serial'), dataIndex: 'sno' },
           {
             title: t('projects.devices.status'),
@@ -71,6 +98,16 @@ export default function ProjectDevicesTab() {
       />
       <RegisterDeviceModal projectId={projectId} open={registering} onClose={() => setRegistering(false)} onRegistered={setRegistered} />
       <SecretOnceModal device={registered} onClose={() => setRegistered(null)} />
+      <BulkRegisterModal
+        projectId={projectId}
+        open={bulkOpen}
+        onClose={() => setBulkOpen(false)}
+        onRegistered={(list) => {
+          setBulkOpen(false);
+          setBulkRegistered(list);
+        }}
+      />
+      <BulkSecretsModal projectId={projectId} devices={bulkRegistered} onClose={() => setBulkRegistered(null)} />
     </>
   );
 }

@@ -2,8 +2,11 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   paths,
+  type TDevice,
+  type TDeviceBulkRegister,
   type TDeviceRegister,
   type TDeviceRegistered,
+  type TDeviceUpdate,
   type TListQuery,
   type TProject,
   type TProjectCreate,
@@ -61,6 +64,32 @@ export function useRegisterDevice(id: number) {
     mutationFn: (body: TDeviceRegister) => http.post<TDeviceRegistered>(paths.projectDevices(id), body),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: ['projects', id] });
+      void qc.invalidateQueries({ queryKey: ['devices'] });
+    },
+  });
+}
+
+/** POST projects/{id}/devices/bulk: registers many, all or nothing; each answer carries its secret, shown once. */
+export function useBulkRegisterDevices(id: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TDeviceBulkRegister) => http.post<TDeviceRegistered[]>(paths.projectDevicesBulk(id), body),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ['projects', id] });
+      void qc.invalidateQueries({ queryKey: ['devices'] });
+    },
+  });
+}
+
+/** PUT devices/{tangramId}: the device's name and/or nickname (from the project's devices tab); failures are the caller's to show. */
+export function useUpdateDevice(projectId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ tangramId, body }: { tangramId: string; body: TDeviceUpdate }) =>
+      // quiet: the cell shows the §8 update-failure dialog itself (lib/useErrorDialog), not the client's generic one
+      http.put<TDevice>(paths.device(tangramId), body, { quiet: true }),
+    onSuccess: () => {
+      void qc.invalidateQueries({ queryKey: ['projects', projectId, 'devices'] });
       void qc.invalidateQueries({ queryKey: ['devices'] });
     },
   });

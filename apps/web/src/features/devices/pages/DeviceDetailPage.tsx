@@ -1,17 +1,22 @@
 /**
  * Device detail layout (spec §2 `device/detail/{id}`): header (name, nickname, Tangram ID, online) and the tabs
- * built so far — telemetry-status, history-chart, realtime-chart. It holds the live subscription so the twin
- * stays current whichever tab is open.
+ * built so far — telemetry-status, history-chart, realtime-chart, app-rules, remote-control, and custom-page when the
+ * device's project has a page — plus the push switch and (vendors) the edit button. It holds the live subscription
+ * so the twin stays current whichever tab is open.
  */
 import { Alert, Space, Spin, Tabs, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { useDeviceDetail } from '../api';
+import { DeviceEditButton } from '../components/DeviceEditModal';
 import { OnlineBadge } from '../components/OnlineBadge';
+import { PushSwitch } from '../components/PushSwitch';
+import { getSession } from '../../../lib/session';
 import type { TDeviceOutlet } from '../context';
 import { useLiveTwin } from '../useLiveTwin';
+import { useHasCustomPage } from '../../custom-page/api';
 
-const TABS = ['telemetry-status', 'history-chart', 'realtime-chart'] as const;
+const TABS = ['telemetry-status', 'history-chart', 'realtime-chart', 'app-rules', 'remote-control', 'custom-page'] as const;
 
 /** The device detail page with its tabs. */
 export default function DeviceDetailPage() {
@@ -21,6 +26,7 @@ export default function DeviceDetailPage() {
   const { pathname } = useLocation();
   const detail = useDeviceDetail(tangramId);
   useLiveTwin(tangramId, detail.data?.status_groups);
+  const hasCustomPage = useHasCustomPage(detail.data?.project_id);
 
   if (detail.isPending) return <Spin data-testid="device-loading" />;
   if (detail.isError) return <Alert type="error" showIcon data-testid="device-error" message={t('devices.detail.notFound')} />;
@@ -39,12 +45,17 @@ export default function DeviceDetailPage() {
           {device.tangram_id}
         </Typography.Text>
         <OnlineBadge online={device.online} testId="device-online" />
+        <PushSwitch tangramId={device.tangram_id} />
+        {getSession().level !== 'user' && <DeviceEditButton device={device} />}
       </Space>
       <Tabs
         data-testid="device-tabs"
         activeKey={active}
         onChange={(key) => navigate(key)}
-        items={TABS.map((key) => ({ key, label: <span data-testid={`tab-${key}`}>{t(`devices.tab.${key}`)}</span> }))}
+        items={TABS.filter((key) => key !== 'custom-page' || hasCustomPage).map((key) => ({
+          key,
+          label: <span data-testid={`tab-${key}`}>{t(`devices.tab.${key}`)}</span>,
+        }))}
       />
       <Outlet context={context} />
     </Space>

@@ -1,0 +1,22 @@
+/** Deleting a project role (spec §6 "a role in use cannot be deleted"; §7 "project-role DELETE {id}"). */
+import { count, eq } from 'drizzle-orm';
+import { ErrorCode } from '@tessera/contracts';
+import type { Db } from '../../db/client.js';
+import { conflict } from '../../core/errors.js';
+import { projectRoleMembers, projectRoles } from '../../db/schema.js';
+import { ownedRole } from './role-queries.js';
+
+/**
+ * Deletes the tenant's role `id` with its device links. A role is in use while it has members.
+ * @throws AppError 404 when the role is missing or another tenant's; 409 IN_USE while it has members.
+ */
+export async function deleteProjectRole(db: Db, tenantId: number, id: number): Promise<void> {
+  await db.transaction(async (tx) => {
+    const role = await ownedRole(tx, tenantId, id, true);
+    const [{ n }] = await tx.select({ n: count() }).from(projectRoleMembers).where(eq(projectRoleMembers.roleId, id));
+    if (n > 0) {
+      throw conflict(`the role "${role.name}" is held by ${n} member(s); remove them before deleting it`, ErrorCode.InUse);
+    }
+    await tx.delete(projectRoles).where(eq(projectRoles.id, id));
+  });
+}

@@ -1,0 +1,83 @@
+/** Reading project roles of a tenant (spec §7 "project-role … GET project/{id}"), with their devices and members. */
+import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import type { TListQuery, TPage, TProjectRole } from '@tessera/contracts';
+import type { Db } from '../../db/client.js';
+import { notFound } from '../../core/errors.js';
+import { accounts, devices, projectRoleDevices, projectRoleMembers, projectRoles, projects } from '../../db/schema.js';
+import type { TDbOrTx } from '../auth/db-types.js';
+import { offsetOf, searchAny } from '../products/sql-helpers.js';
+import { presentProjectRole, type TProjectRoleView } from './presenters.js';
+
+type TRoleRow = typeof projectRoles.$inferSelect;
+
+/** The tenant's project `projectId`. @throws AppError 404 when it is missing or another tenant's. */
+export async function ownedProjectId(db: TDbOrTx, tenantId: number, projectId: number): Promise<number> {
+  const [row] = await db
+    .select({ id: projects.id })
+    .from(projects)
+    .where(and(eq(projects.id, projectId), eq(projects.tenantId, tenantId)));
+  if (!row) throw notFound('project');
+  return row.id;
+}
+
+/**
+ * The tenant's role `id`; `lock` takes a row lock (FOR UPDATE) so a concurrent edit and delete serialise.
+ * @throws AppError 404 when it is missing or another tenant's.
+ */
+export async function ownedRole(db: TDbOrTx, tenantId: number, id: number, lock = false): Promise<TRoleRow> {
+  const query = db
+    .select()
+    .from(projectRoles)
+    .where(and(eq(projectRoles.id, id), eq(projectRoles.tenantId, tenantId)));
+  const [row] = lock ? await query.for('update') : await query;
+  if (!row) throw notFound('project role');
+  return row;
+}
+
+/** `roles` with their devices and member emails, in the order given. */
+export async function viewsOf(db: TDbOrTx, roles: TRoleRow[]): Promise<TProjectRoleView[]> {
+  if (roles.length === 0) return [];
+  const ids = roles.map((r) => r.id);
+  const [deviceRows, memberRows] = await Promise.all([
+    db
+      .select({ roleId: projectRoleDevices.roleId, id: devices.id, tangramId: devices.tangramId, name: devices.name })
+      .from(projectRoleDevices)
+      .innerJoin(devices, eq(devices.id, projectRoleDevices.deviceId))
+      .where(inArray(projectRoleDevices.roleId, ids)),
+    db
+      .select({ roleId: projectRoleMembers.roleId, email: accounts.email })
+      .from(projectRoleMembers)
+      .innerJoin(accounts, eq(accounts.id, projectRoleMembers.accountId))
+      .where(inArray(projectRoleMembers.roleId, ids)),
+  ]);
+  return roles.map((role) => ({
+    role,
+    devices: deviceRows.filter((d) => d.roleId === role.id),
+    memberEmails: memberRows.filter((m) => m.roleId === role.id).map((m) => m.email),
+  }));
+}
+
+/** The role `role` presented. */
+export async function presentRole(db: TDbOrTx, role: TRoleRow): Promise<TProjectRole> {
+  const [view] = await viewsOf(db, [role]);
+  return presentProjectRole(view);
+}
+
+/**
+ * A page of the roles of the tenant's project `projectId`, by name (case-insensitive); `q` matches the name.
+ * @throws AppError 404 when the project is missing or another tenant's.
+ */
+export async function listProjectRoles(db: Db, tenantId: number, projectId: number, query: TListQuery): Promise<TPage<TProjectRole>> {
+  await ownedProjectId(db, tenantId, projectId);
+  const where = and(eq(projectRoles.tenantId, tenantId), eq(projectRoles.projectId, projectId), searchAny(query.q, [projectRoles.name]));
+  const [{ total }] = await db.select({ total: count() }).from(projectRoles).where(where);
+  const rows = await db
+    .select()
+    .from(projectRoles)
+    .where(where)
+    .orderBy(asc(sql`lower(${projectRoles.name})`), asc(projectRoles.id))
+    .limit(query.limit)
+    .offset(offsetOf(query.page, query.limit));
+  const views = await viewsOf(db, rows);
+  return { data: views.map(presentProjectRole), page: query.page, limit: query.limit, total_items: total };
+}

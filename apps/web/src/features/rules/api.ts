@@ -1,0 +1,137 @@
+/**
+ * Rule-tab calls (spec §7 rules: simples, blocklys, compile, blockly setting; projects {id}/ruleType) as TanStack
+ * Query hooks over the console's HTTP client.
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  paths,
+  rulePaths,
+  type TBlocklyProgram,
+  type TBlocklyProgramInput,
+  type TBlocklyProgramList,
+  type TBlocklyProgramUpdate,
+  type TBlocklySetting,
+  type TBlocklyWorkspace,
+  type TCompileResult,
+  type TProject,
+  type TRuleTypeUpdate,
+  type TSimpleRule,
+  type TSimpleRuleInput,
+  type TSimpleRuleList,
+} from '@tessera/contracts';
+import { http } from '../../lib/http';
+
+/** Every list here is small (≤ 50), so one page of the largest size holds it. */
+const ALL = { page: 1, limit: 200 };
+
+/** PUT projects/{id}/ruleType; the answer replaces the cached project. */
+export function useSetRuleType(projectId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TRuleTypeUpdate) => http.put<TProject>(paths.projectRuleType(projectId), body),
+    onSuccess: (p) => qc.setQueryData(['projects', projectId], p),
+  });
+}
+
+/** GET simples: all of the project's simple rules. */
+export function useSimpleRules(projectId: number) {
+  return useQuery({
+    queryKey: ['rules', projectId, 'simples'],
+    queryFn: () => http.get<TSimpleRuleList>(rulePaths.simples(projectId), ALL),
+  });
+}
+
+/** POST simples (no `id`) or PUT simples/{id}. */
+export function useSaveSimpleRule(projectId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: number | null; input: TSimpleRuleInput }) =>
+      id === null
+        ? http.post<TSimpleRule>(rulePaths.simples(projectId), input)
+        : http.put<TSimpleRule>(rulePaths.simple(projectId, id), input),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['rules', projectId, 'simples'] }),
+  });
+}
+
+/** PUT simples/{id} with `{ enabled }` (the table's switch). */
+export function useToggleSimpleRule(projectId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, enabled }: { id: number; enabled: boolean }) => http.put<TSimpleRule>(rulePaths.simple(projectId, id), { enabled }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['rules', projectId, 'simples'] }),
+  });
+}
+
+/** DELETE simples/{id}. */
+export function useDeleteSimpleRule(projectId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.del(rulePaths.simple(projectId, id)),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['rules', projectId, 'simples'] }),
+  });
+}
+
+/** GET blocklys: the project's programs (without workspaces). */
+export function usePrograms(projectId: number) {
+  return useQuery({
+    queryKey: ['rules', projectId, 'blocklys'],
+    queryFn: () => http.get<TBlocklyProgramList>(rulePaths.blocklys(projectId), ALL),
+  });
+}
+
+/** GET blocklys/{id}; disabled for a new program (null). */
+export function useProgram(projectId: number, programId: number | null) {
+  return useQuery({
+    queryKey: ['rules', projectId, 'blocklys', programId],
+    enabled: programId !== null,
+    queryFn: () => http.get<TBlocklyProgram>(rulePaths.blockly(projectId, programId ?? 0)),
+  });
+}
+
+/** POST blocklys (no `id`) or PUT blocklys/{id}; the server compiles and answers the saved program. */
+export function useSaveProgram(projectId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, input }: { id: number | null; input: TBlocklyProgramInput | TBlocklyProgramUpdate }) =>
+      id === null
+        ? http.post<TBlocklyProgram>(rulePaths.blocklys(projectId), input)
+        : http.put<TBlocklyProgram>(rulePaths.blockly(projectId, id), input),
+    onSuccess: (p) => {
+      qc.setQueryData(['rules', projectId, 'blocklys', p.id], p);
+      return qc.invalidateQueries({ queryKey: ['rules', projectId, 'blocklys'], exact: true });
+    },
+  });
+}
+
+/** DELETE blocklys/{id}. */
+export function useDeleteProgram(projectId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (id: number) => http.del(rulePaths.blockly(projectId, id)),
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['rules', projectId, 'blocklys'], exact: true }),
+  });
+}
+
+/** POST blocklys/compile: the program or the errors of a workspace, nothing saved. */
+export function useCompile(projectId: number) {
+  return useMutation({
+    mutationFn: (workspace: TBlocklyWorkspace) => http.post<TCompileResult>(rulePaths.compile(projectId), { workspace }),
+  });
+}
+
+/** GET blocklySetting. */
+export function useBlocklySetting(projectId: number) {
+  return useQuery({
+    queryKey: ['rules', projectId, 'setting'],
+    queryFn: () => http.get<TBlocklySetting>(rulePaths.blocklySetting(projectId)),
+  });
+}
+
+/** PUT blocklySetting (replaces the list). */
+export function usePutBlocklySetting(projectId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TBlocklySetting) => http.put<TBlocklySetting>(rulePaths.blocklySetting(projectId), body),
+    onSuccess: (s) => qc.setQueryData(['rules', projectId, 'setting'], s),
+  });
+}
