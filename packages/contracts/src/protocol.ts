@@ -2,7 +2,7 @@
  * Device MQTT protocol payloads and topics (ARCHITECTURE.md "Device protocol", docs/protocol.md).
  * Up: devices/{id}/telemetry, devices/{id}/status, devices/{id}/commands/{reqId}/reply.
  * Down: devices/{id}/commands/{reqId}, devices/{id}/config (retained).
- * Live to browsers: live/devices/{id}.
+ * Live to browsers: live/devices/{id}; alerts on live/accounts/{accountId}/alerts.
  */
 import { z } from 'zod';
 import { MAX_POINTS_PER_MESSAGE, MAX_TELEMETRY_VALUES } from './limits.js';
@@ -45,6 +45,8 @@ export const topics = {
   commandReply: (id: string, reqId: string) => `devices/${id}/commands/${reqId}/reply`,
   config: (id: string) => `devices/${id}/config`,
   live: (id: string) => `live/devices/${id}`,
+  /** The alerts an account may see, as they open, change and resolve (ZLiveAlertMessage). */
+  liveAlerts: (accountId: number) => `live/accounts/${accountId}/alerts`,
 } as const;
 
 /** A device topic split into its Tangram ID and the rest, or null when it is not under `devices/`. */

@@ -122,20 +122,26 @@ export const apiKeys = pgTable(
 );
 
 /** Outgoing mail. Without SMTP_URL mail stays here (and in the log); with it a worker sends and marks it. */
-export const outboxEmails = pgTable('outbox_emails', {
-  id: serial('id').primaryKey(),
-  to: text('to').notNull(),
-  subject: text('subject').notNull(),
-  text: text('text').notNull(),
-  status: text('status', { enum: ['pending', 'sent', 'failed', 'stored'] })
-    .notNull()
-    .default('pending'),
-  attempts: integer('attempts').notNull().default(0),
-  nextAttemptAt: epochMs('next_attempt_at').notNull().default(0),
-  lastError: text('last_error'),
-  sentAt: epochMs('sent_at'),
-  createdAt: createdAt(),
-});
+export const outboxEmails = pgTable(
+  'outbox_emails',
+  {
+    id: serial('id').primaryKey(),
+    to: text('to').notNull(),
+    subject: text('subject').notNull(),
+    text: text('text').notNull(),
+    status: text('status', { enum: ['pending', 'sent', 'failed', 'stored'] })
+      .notNull()
+      .default('pending'),
+    attempts: integer('attempts').notNull().default(0),
+    nextAttemptAt: epochMs('next_attempt_at').notNull().default(0),
+    lastError: text('last_error'),
+    sentAt: epochMs('sent_at'),
+    /** The alert this mail notifies of (null for account mail); the console shows the alert's delivery state. */
+    alertId: integer('alert_id'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('outbox_emails_alert_idx').on(t.alertId)],
+);
 
 /** Product classes of a tenant. */
 export const productClasses = pgTable(
@@ -244,6 +250,8 @@ export const projects = pgTable(
     ruleType: text('rule_type', { enum: ['level', 'edge'] })
       .notNull()
       .default('level'),
+    /** Level trigger: while a rule's condition holds, its notifications repeat at most once per this many seconds. */
+    ruleRenotifyS: integer('rule_renotify_s').notNull().default(600),
     statusGroups: jsonb('status_groups').$type<TStatusGroup[]>().notNull().default([]),
     /** Sensor bus (spec §3 "Project sensor bus"): the interface its devices read sensors on, and the port. */
     sensorIface: text('sensor_iface', { enum: ['SPI', 'UART', 'I2C', 'I2S'] })
@@ -650,3 +658,5 @@ export const projectBlocklySettings = pgTable('project_blockly_settings', {
   properties: jsonb('properties').$type<TBlocklyProperty[]>().notNull(),
   updatedAt: epochMs('updated_at').notNull(),
 });
+
+export * from './schema-alerts.js';

@@ -4,9 +4,32 @@
  * the browser's own prompt (beforeunload).
  */
 import { App } from 'antd';
+import type { TFunction } from 'i18next';
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useBlocker } from 'react-router';
+
+/**
+ * The "unsaved changes — leave anyway?" confirm itself, for closers that are not navigation (a drawer, a modal):
+ * `onLeave` runs on "leave", `onStay` on "stay".
+ */
+export function confirmDiscard(
+  modal: ReturnType<typeof App.useApp>['modal'],
+  t: TFunction,
+  onLeave: () => void,
+  onStay?: () => void,
+): void {
+  modal.confirm({
+    title: t('unsaved.title'),
+    content: t('unsaved.content'),
+    okText: t('unsaved.leave'),
+    cancelText: t('unsaved.stay'),
+    okButtonProps: { 'data-testid': 'unsaved-leave' },
+    cancelButtonProps: { 'data-testid': 'unsaved-stay' },
+    onOk: onLeave,
+    onCancel: onStay,
+  });
+}
 
 /** Asks before leaving while `dirty` is true. Call once per edited form. */
 export function useUnsavedChangesPrompt(dirty: boolean): void {
@@ -16,16 +39,12 @@ export function useUnsavedChangesPrompt(dirty: boolean): void {
 
   useEffect(() => {
     if (blocker.state !== 'blocked') return;
-    modal.confirm({
-      title: t('unsaved.title'),
-      content: t('unsaved.content'),
-      okText: t('unsaved.leave'),
-      cancelText: t('unsaved.stay'),
-      okButtonProps: { 'data-testid': 'unsaved-leave' },
-      cancelButtonProps: { 'data-testid': 'unsaved-stay' },
-      onOk: () => blocker.proceed(),
-      onCancel: () => blocker.reset(),
-    });
+    confirmDiscard(
+      modal,
+      t,
+      () => blocker.proceed(),
+      () => blocker.reset(),
+    );
   }, [blocker, modal, t]);
 
   useEffect(() => {

@@ -102,20 +102,20 @@ export async function createUserRule(db: Db, principal: TPrincipal, device: TDev
         tenantId: device.tenantId,
         deviceId: device.id,
         accountId: principal.accountId,
-        name: input.name,
-        key: input.key,
-        slot: input.slot,
-        op: input.op,
-        threshold: input.threshold,
-        level: input.level,
-        enabled: input.enabled,
-        cooldownS: input.cooldown_s,
-        updatedAt: Date.now(),
+        ...ruleColumns(input),
       })
       .returning();
     return created;
   });
   return presentRule(row, principal.email, device.tangramId);
+}
+
+/** A rule's API fields → its columns, stamped now; a field the input leaves out stays undefined (not set). */
+function ruleColumns<T extends TUserRuleUpdate>(
+  input: T,
+): Pick<T, 'name' | 'key' | 'slot' | 'op' | 'threshold' | 'level' | 'enabled'> & { cooldownS: T['cooldown_s']; updatedAt: number } {
+  const { name, key, slot, op, threshold, level, enabled, cooldown_s } = input;
+  return { name, key, slot, op, threshold, level, enabled, cooldownS: cooldown_s, updatedAt: Date.now() };
 }
 
 /** The caller's rule `id` of the device. @throws AppError 404 when it is not the caller's (or not this device's). */
@@ -141,21 +141,7 @@ export async function updateUserRule(
   if (input.key !== undefined || input.slot !== undefined) {
     await assertKeyAndSlot(db, device, input.key ?? current.key, input.slot ?? current.slot);
   }
-  const [row] = await db
-    .update(deviceUserRules)
-    .set({
-      name: input.name,
-      key: input.key,
-      slot: input.slot,
-      op: input.op,
-      threshold: input.threshold,
-      level: input.level,
-      enabled: input.enabled,
-      cooldownS: input.cooldown_s,
-      updatedAt: Date.now(),
-    })
-    .where(eq(deviceUserRules.id, current.id))
-    .returning();
+  const [row] = await db.update(deviceUserRules).set(ruleColumns(input)).where(eq(deviceUserRules.id, current.id)).returning();
   return presentRule(row, principal.email, device.tangramId);
 }
 

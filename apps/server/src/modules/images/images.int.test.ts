@@ -1,21 +1,17 @@
 import { IMAGE_TOO_LARGE_MESSAGE, ImageErrorCode, MAX_IMAGE_BYTES, paths, type TImageUploaded, type TProduct } from '@tessera/contracts';
 import { count } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, buildVendor, type TBuiltAccount } from '../../../test/factories.js';
-import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import type { TBuiltAccount } from '../../../test/factories.js';
+import { TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { images } from '../../db/schema.js';
 import { makePng } from './png.fixture.js';
+import { startTwoTenants } from '../../../test/tenants.js';
 
 describe(`image upload and serving (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
-  let vendor: TBuiltAccount;
-  let user: TBuiltAccount;
-  let other: TBuiltAccount;
+  let vendor: TBuiltAccount, user: TBuiltAccount, other: TBuiltAccount;
   beforeAll(async () => {
-    server = await startTestServer();
-    vendor = await buildVendor(server);
-    user = await buildUser(server, vendor.tenantId);
-    other = await buildVendor(server);
+    ({ server, vendor, user, other } = await startTwoTenants());
   });
   afterAll(() => server.stop());
 

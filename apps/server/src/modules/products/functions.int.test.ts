@@ -1,19 +1,15 @@
 import { DEFAULT_PRODUCT_FUNCTIONS, paths, type TProductFunctionsView } from '@tessera/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, buildVendor, type TBuiltAccount } from '../../../test/factories.js';
-import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import type { TBuiltAccount } from '../../../test/factories.js';
+import { TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { createProductVia } from '../projects/catalogue.fixtures.js';
+import { startTwoTenants } from '../../../test/tenants.js';
 
 describe(`product functions: GET/PUT projects/profile/product/functions/{id} (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
-  let vendor: TBuiltAccount;
-  let user: TBuiltAccount;
-  let other: TBuiltAccount;
+  let vendor: TBuiltAccount, user: TBuiltAccount, other: TBuiltAccount;
   beforeAll(async () => {
-    server = await startTestServer();
-    vendor = await buildVendor(server);
-    user = await buildUser(server, vendor.tenantId);
-    other = await buildVendor(server);
+    ({ server, vendor, user, other } = await startTwoTenants());
   });
   afterAll(() => server.stop());
 

@@ -1,21 +1,17 @@
 import { NAME_MAX, paths, type TProduct, type TProductClass, type TTangramProductList } from '@tessera/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, buildVendor, type TBuiltAccount } from '../../../test/factories.js';
-import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import { buildVendor, type TBuiltAccount } from '../../../test/factories.js';
+import { TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { createProductVia, createProjectVia } from '../projects/catalogue.fixtures.js';
 import { CATALOGUE } from './catalogue-data.js';
 import { ensureCatalogue } from './ensure-catalogue.js';
+import { startTwoTenants } from '../../../test/tenants.js';
 
 describe(`products, classes and the hardware-module catalogue (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
-  let vendor: TBuiltAccount;
-  let user: TBuiltAccount;
-  let other: TBuiltAccount;
+  let vendor: TBuiltAccount, user: TBuiltAccount, other: TBuiltAccount;
   beforeAll(async () => {
-    server = await startTestServer();
-    vendor = await buildVendor(server);
-    user = await buildUser(server, vendor.tenantId);
-    other = await buildVendor(server);
+    ({ server, vendor, user, other } = await startTwoTenants());
   });
   afterAll(() => server.stop());
 

@@ -8,7 +8,7 @@ import { PROJECT_ROLE_PERMISSIONS, type TProjectRole, type TProjectRoleInput, ZP
 import { App, Button, Checkbox, Drawer, Flex, Form, Input, Select, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import type { HttpError } from '../../lib/http';
-import { useUnsavedChangesPrompt } from '../../lib/useUnsavedChangesPrompt';
+import { confirmDiscard, useUnsavedChangesPrompt } from '../../lib/useUnsavedChangesPrompt';
 import { useSaveProjectRole } from './api';
 import { RoleDeviceSelect } from './RoleDeviceSelect';
 import { roleRule } from './roleRules';
@@ -48,15 +48,7 @@ function RoleForm({ projectId, role, onClose }: { projectId: number; role: TProj
 
   const close = () => {
     if (!dirty) return onClose();
-    modal.confirm({
-      title: t('unsaved.title'),
-      content: t('unsaved.content'),
-      okText: t('unsaved.leave'),
-      cancelText: t('unsaved.stay'),
-      okButtonProps: { 'data-testid': 'unsaved-leave' },
-      cancelButtonProps: { 'data-testid': 'unsaved-stay' },
-      onOk: onClose,
-    });
+    confirmDiscard(modal, t, onClose);
   };
   const submit = (v: TProjectRoleInput) =>
     save.mutate(

@@ -10,6 +10,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSensors } from '../configure/api';
 import { useProject } from '../projects/api';
+import { confirmDiscard } from '../../lib/useUnsavedChangesPrompt';
 import { useBlocklySetting, useCompile, useProgram, useSaveProgram } from './api';
 import type { TProjectOptions } from './blockly/projectDropdown';
 import { useRuleWorkspace } from './blockly/useRuleWorkspace';
@@ -118,16 +119,7 @@ export default function ProgramEditor({ projectId, programId, onSaved, onClose, 
       },
     );
   };
-  const onCloseClick = () =>
-    dirty
-      ? modal.confirm({
-          title: t('unsaved.title'),
-          content: t('unsaved.content'),
-          okText: t('unsaved.leave'),
-          cancelText: t('unsaved.stay'),
-          onOk: onClose,
-        })
-      : onClose();
+  const onCloseClick = () => (dirty ? confirmDiscard(modal, t, onClose) : onClose());
 
   return (
     <Card
