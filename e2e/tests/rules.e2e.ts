@@ -58,9 +58,19 @@ describe('rule tab in Chromium', () => {
 
   it('switches the rule type between level and edge, with a line explaining each', async () => {
     await page.goto(`/project/detail/${projectId}/rule`);
-    await page.getByText('條件成立期間，每次評估都會執行動作。').waitFor();
+    await page.getByText('條件成立期間警報保持開啟，通知最多每隔下方設定的間隔重複一次。').waitFor();
     await page.getByText('條件由不成立變為成立時執行一次，須再次不成立後才會再觸發。').waitFor();
     expect(await page.getByTestId('rule-type-level').isChecked()).toBe(true);
+    const renotify = page.getByTestId('rule-renotify');
+    expect(await renotify.inputValue()).toBe('10.0'); // the 600 s default, in minutes
+    await renotify.fill('5');
+    await renotify.press('Enter');
+    await expect
+      .poll(
+        async () =>
+          (await server.api<TProject>('GET', `/frontstage/v1/projects/${projectId}`, { token: vendor.token })).body.renotify_interval_s,
+      )
+      .toBe(300);
     await page.getByTestId('rule-type-edge').click();
     await expect.poll(ruleType).toBe('edge');
     await page.reload();

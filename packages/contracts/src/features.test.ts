@@ -21,14 +21,14 @@ describe('hasFeature', () => {
 
 describe('visibleMenu', () => {
   it('shows a vendor the built sections only, in menu order', () => {
-    expect(visibleMenu(vendor).map((s) => s.key)).toEqual(['product', 'project', 'device']);
+    expect(visibleMenu(vendor).map((s) => s.key)).toEqual(['product', 'project', 'device', 'alerts', 'lineNotify']);
   });
   it('never shows unbuilt sections, even to "*"', () => {
     expect(visibleMenu(admin).every((s) => s.built)).toBe(true);
     expect(visibleMenu(admin).map((s) => s.key)).toEqual(MENU_SECTIONS.filter((s) => s.built).map((s) => s.key));
   });
   it('hides vendor-only sections from users, whatever their codes', () => {
-    expect(visibleMenu({ ...user, fea: ['*'] }).map((s) => s.key)).toEqual(['device']);
+    expect(visibleMenu({ ...user, fea: ['*'] }).map((s) => s.key)).toEqual(['device', 'alerts', 'lineNotify']);
   });
   it('shows a section granted by one sub-page code', () => {
     expect(visibleMenu({ token: 't', level: 'vendor', fea: ['3:2'] }).map((s) => s.key)).toEqual(['project']);
@@ -57,6 +57,12 @@ describe('guardRoute', () => {
     expect(guardRoute('/project/detail/5', { token: null })).toEqual({
       kind: 'redirect',
       to: '/login?msg=token_out&redirectFrom=%2Fproject%2Fdetail%2F5',
+    });
+  });
+  it('keeps the query of the page in redirectFrom (the LINE link page carries its link token there)', () => {
+    expect(guardRoute('/line-notify/link', { token: null }, '?linkToken=abc')).toEqual({
+      kind: 'redirect',
+      to: '/login?msg=token_out&redirectFrom=%2Fline-notify%2Flink%3FlinkToken%3Dabc',
     });
   });
   it('does not treat a look-alike of a public path as public', () => {

@@ -44,11 +44,20 @@ export const MENU_SECTIONS: readonly TMenuSection[] = [
     ],
     built: true,
   },
-  { code: '5', key: 'alerts', pages: [{ code: '5:1', path: '/alerts/dashboard' }], built: false },
+  {
+    code: '5',
+    key: 'alerts',
+    pages: [
+      { code: '5:1', path: '/alerts/dashboard' },
+      { code: '5:2', path: '/alerts/statistics' },
+      { code: '5:3', path: '/alerts/history' },
+    ],
+    built: true,
+  },
   { code: '6', key: 'authorisation', pages: [{ code: '6:1', path: '/self-auth/history' }], built: false },
   { code: '7', key: 'analytics', pages: [{ code: '7:1', path: '/analytics' }], built: false },
   { code: '8', key: 'download', pages: [{ code: '8:1', path: '/download' }], built: false },
-  { code: '10', key: 'lineNotify', pages: [{ code: '10:1', path: '/line-notify/group' }], built: false },
+  { code: '10', key: 'lineNotify', pages: [{ code: '10:1', path: '/line-notify/group' }], built: true },
   { code: '11', key: 'platformRule', pages: [{ code: '11:1', path: '/platform_rule/list' }], built: false },
   { code: '12', key: 'platformTelemetry', pages: [{ code: '12:1', path: '/platform-telemetry/instance' }], built: false },
 ];
@@ -118,15 +127,15 @@ export function findPage(pathname: string): { section: TMenuSection; code: strin
 /**
  * The route guard of spec §2:
  * - a public path is always allowed;
- * - without a token → `/login?msg=token_out&redirectFrom=<path>`;
+ * - without a token → `/login?msg=token_out&redirectFrom=<path and search>` (a link page keeps its query);
  * - a page whose feature code (or level) is not allowed → the first allowed sub-page of the same section,
  *   else the default page, else `/login?msg=role_deny`;
  * - a path outside the route table is left to the router (which sends it to `/`).
  */
-export function guardRoute(pathname: string, session: TGuardSession): TGuardResult {
+export function guardRoute(pathname: string, session: TGuardSession, search = ''): TGuardResult {
   if (isPublic(pathname)) return { kind: 'allow' };
   if (!session.token) {
-    return { kind: 'redirect', to: `/login?msg=token_out&redirectFrom=${encodeURIComponent(pathname)}` };
+    return { kind: 'redirect', to: `/login?msg=token_out&redirectFrom=${encodeURIComponent(pathname + search)}` };
   }
   const found = findPage(pathname);
   if (!found) return { kind: 'allow' };

@@ -23,8 +23,6 @@ export const HISTORY_RANGE_DAYS = 31;
 export const HISTORY_RANGE_MAX_DAYS = 90;
 /** One day in milliseconds. */
 export const DAY_MS = 86_400_000;
-/** §9: the alerts dashboard shows this many latest alerts. */
-export const ALERTS_DASHBOARD_LIMIT = 100;
 /** §5/§9: analytics compares at least one and at most this many devices. */
 export const MAX_ANALYTICS_DEVICES = 5;
 /** §5/§9: sensor bus address range (inclusive). */

@@ -30,8 +30,23 @@ export type TProjectUpdate = z.infer<typeof ZProjectUpdate>;
 export const ZProjectCopy = z.object({ id: z.number().int().positive(), name: z.string().trim().min(1).max(NAME_MAX) });
 export type TProjectCopy = z.infer<typeof ZProjectCopy>;
 
-/** PUT projects/{id}/ruleType (§4 "level trigger or edge trigger"). */
-export const ZRuleTypeUpdate = z.object({ rule_type: z.enum(RULE_TYPES) });
+/**
+ * Level trigger: while a rule's condition holds, its notifications (and commands) repeat at most once per this many
+ * seconds — the project's re-notify interval (docs/rules.md "Level and edge"). Default 10 min, 1 min to 1 day.
+ */
+export const RULE_RENOTIFY_DEFAULT_S = 600;
+export const RULE_RENOTIFY_MIN_S = 60;
+export const RULE_RENOTIFY_MAX_S = 86_400;
+
+/**
+ * PUT projects/{id}/ruleType (§4 "level trigger or edge trigger"); `renotify_interval_s` (optional, whole seconds,
+ * {@link RULE_RENOTIFY_MIN_S}..{@link RULE_RENOTIFY_MAX_S}) sets the level-trigger re-notify interval, left as it is
+ * when absent.
+ */
+export const ZRuleTypeUpdate = z.object({
+  rule_type: z.enum(RULE_TYPES),
+  renotify_interval_s: z.number().int().min(RULE_RENOTIFY_MIN_S).max(RULE_RENOTIFY_MAX_S).optional(),
+});
 export type TRuleTypeUpdate = z.infer<typeof ZRuleTypeUpdate>;
 
 /** A project as presented (§3 fields). */
@@ -45,6 +60,8 @@ export const ZProject = z.object({
   tangram: z.object({ product: z.string(), CoreProductId: z.number().int() }),
   mqtt_src: z.string(),
   rule_type: z.enum(RULE_TYPES),
+  /** Level trigger: notifications repeat at most once per this many seconds while a condition holds. */
+  renotify_interval_s: z.number().int(),
   status_groups: ZStatusGroups,
   device_count: z.number().int(),
   created_at: z.number(),

@@ -94,6 +94,10 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
       const code = status === 429 ? ErrorCode.RateLimited : status === 413 ? ErrorCode.PayloadTooLarge : ErrorCode.Validation;
       return reply.status(status).send({ code, message: (err as Error).message });
     }
+    // Two requests racing past a "name taken?" check: the unique index stops the second; that is a conflict, not a 500.
+    if (postgresCode(err) === UNIQUE_VIOLATION) {
+      return reply.status(409).send({ code: ErrorCode.Conflict, message: 'it already exists (changed by a concurrent request)' });
+    }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ code: ErrorCode.Internal, message: 'internal error' });
   });
@@ -130,4 +134,14 @@ function isApiPath(url: string): boolean {
 }
 function webDistExists(ctx: TAppContext): boolean {
   return Boolean(ctx.config.webDist && existsSync(ctx.config.webDist));
+}
+
+/** PostgreSQL's SQLSTATE for a unique-index violation. */
+const UNIQUE_VIOLATION = '23505';
+
+/** The SQLSTATE of a database error, also when Drizzle wrapped it (`cause`); undefined for anything else. */
+function postgresCode(err: unknown): string | undefined {
+  const e = err as { code?: unknown; cause?: { code?: unknown } };
+  const code = typeof e.code === 'string' ? e.code : e.cause?.code;
+  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }

@@ -15,6 +15,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ DEMO: '0' }).demo).toBe(false);
   });
 
+  it('points LINE at api.line.me unless LINE_API_BASE says otherwise (no trailing slash)', () => {
+    expect(loadConfig({}).lineApiBase).toBe('https://api.line.me');
+    expect(loadConfig({ LINE_API_BASE: 'http://127.0.0.1:9999/' }).lineApiBase).toBe('http://127.0.0.1:9999');
+    expect(() => loadConfig({ LINE_API_BASE: 'ftp://x' })).toThrow(/LINE_API_BASE/);
+    expect(() => loadConfig({ SECRETS_KEY: 'short' })).toThrow(/SECRETS_KEY/);
+  });
+
   it('names the variable in one line when a value is bad', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);

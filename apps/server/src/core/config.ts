@@ -21,8 +21,17 @@ const ZEnv = z.object({
     .transform((v) => new URL(v).origin)
     .optional(),
   SMTP_URL: z.string().url().optional(),
+  PUBLIC_URL: z
+    .url({ protocol: /^https?$/ })
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
   MAIL_FROM: z.string().default('Tessera <no-reply@tessera.local>'),
   JWT_SECRET: z.string().min(32).optional(),
+  SECRETS_KEY: z.string().min(32).optional(),
+  LINE_API_BASE: z
+    .url({ protocol: /^https?$/ })
+    .transform((v) => v.replace(/\/+$/, ''))
+    .default('https://api.line.me'),
   DEMO: ZFlag.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
@@ -44,8 +53,14 @@ export interface TConfig {
   /** Origin (scheme://host[:port]) serving custom pages when they get their own host, e.g. https://pages.example.com. */
   pagesOrigin?: string;
   smtpUrl?: string;
+  /** Where people reach the console (scheme://host[/base], no trailing slash); links in notification mail. */
+  publicUrl?: string;
   mailFrom: string;
   jwtSecret?: string;
+  /** Key material (≥ 32 chars) for secrets stored encrypted (core/secret-box.ts); generated and kept in the database when unset. */
+  secretsKey?: string;
+  /** Base URL of the LINE Messaging API (no trailing slash); tests point it at a local fake. */
+  lineApiBase: string;
   /** Load the demo on an empty database (default: on in embedded mode, off with DATABASE_URL). */
   demo: boolean;
   logLevel: string;
@@ -82,8 +97,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     publicMqttUrl: e.PUBLIC_MQTT_URL,
     pagesOrigin: e.PAGES_ORIGIN,
     smtpUrl: e.SMTP_URL,
+    publicUrl: e.PUBLIC_URL,
     mailFrom: e.MAIL_FROM,
     jwtSecret: e.JWT_SECRET,
+    secretsKey: e.SECRETS_KEY,
+    lineApiBase: e.LINE_API_BASE,
     demo: e.DEMO ?? !e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,

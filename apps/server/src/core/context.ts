@@ -12,12 +12,17 @@ export interface TMail {
   to: string;
   subject: string;
   text: string;
+  /** The alert the mail notifies of (issue 4); the console shows the alert's delivery state from it. */
+  alertId?: number | null;
 }
 
 /** Sends mail through the outbox (modules/mail). */
 export interface TMailer {
-  /** Stores the mail in the outbox (and logs it); the outbox worker sends it when SMTP_URL is set. */
-  enqueue(mail: TMail): Promise<void>;
+  /**
+   * Stores the mail in the outbox (and logs it); the outbox worker sends it when SMTP_URL is set. With `db` (an
+   * open transaction) the row is written inside it, so it is sent only if that transaction commits.
+   */
+  enqueue(mail: TMail, db?: Db): Promise<void>;
 }
 
 /** Server-side publishing into the MQTT broker, embedded or external (modules/ingest). */
@@ -38,6 +43,15 @@ export interface TMessageBus {
   isDeviceListening(tangramId: string): boolean | null;
 }
 
+/**
+ * Tells this process's rule engine that rules changed so it stops using its cached copy (modules/project-rules/
+ * engine/rule-changes.ts); other replicas notice within the engine's cache TTL.
+ */
+export interface TRuleChanges {
+  /** Project `projectId`'s rules, programs, blockly setting, rule type or one of its devices' app rules changed. */
+  projectChanged(projectId: number): void;
+}
+
 /** The shared dependencies of routes and services. */
 export interface TAppContext {
   config: TConfig;
@@ -47,4 +61,5 @@ export interface TAppContext {
   log: Logger;
   mailer: TMailer;
   bus: TMessageBus;
+  ruleChanges: TRuleChanges;
 }

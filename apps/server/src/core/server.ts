@@ -11,6 +11,11 @@ import { startDemo } from '../modules/demo/seed.js';
 import { ensureCatalogue } from '../modules/products/ensure-catalogue.js';
 import { createMessaging } from '../modules/ingest/messaging.js';
 import { createMailService } from '../modules/mail/mailer.js';
+import { publishAlertChange } from '../modules/alerts/publish.js';
+import { createRuleNotifier } from '../modules/notifications/dispatch.js';
+import type { TRuleNotifier } from '../modules/notifications/types.js';
+import { RuleEngine } from '../modules/project-rules/engine/engine.js';
+import { RuleChangeHub } from '../modules/project-rules/engine/rule-changes.js';
 import { buildApp, type TApp } from './app.js';
 import type { TConfig } from './config.js';
 import type { TAppContext } from './context.js';
@@ -25,6 +30,8 @@ export interface TRunningServer {
   ctx: TAppContext;
   httpPort: number;
   mqttPort: number | null;
+  /** The rule engine (counters, and `idle()` for tests). */
+  rules: RuleEngine;
   /** Graceful stop: stops accepting, drains ingest, closes the broker, mail worker and database. */
   close(): Promise<void>;
 }
@@ -36,9 +43,14 @@ export class PortInUseError extends Error {}
  * Starts the server.
  * @param opts.database an already-open database (tests); otherwise opened from the config.
  * @param opts.log a logger (tests pass a silent one).
+ * @param opts.ruleClock the rule engine's clock (tests of re-notify intervals and flapping; default Date.now).
+ * @param opts.ruleNotifier wraps the rule engine's notifier (tests record what it is handed).
  * @throws PortInUseError when PORT or MQTT_PORT is taken; DataDirLockedError when DATA_DIR is owned.
  */
-export async function startServer(config: TConfig, opts: { database?: Database; log?: Logger } = {}): Promise<TRunningServer> {
+export async function startServer(
+  config: TConfig,
+  opts: { database?: Database; log?: Logger; ruleClock?: () => number; ruleNotifier?: (notifier: TRuleNotifier) => TRuleNotifier } = {},
+): Promise<TRunningServer> {
   const log = opts.log ?? pino({ level: config.logLevel });
   const database =
     opts.database ??
@@ -54,8 +66,16 @@ export async function startServer(config: TConfig, opts: { database?: Database; 
     const db = database.db;
     const tokens = await TokenService.create(db, config.jwtSecret);
     const mail = createMailService({ db, log, config });
-    const messaging = await createMessaging({ config, database, db, tokens, log, mailer: mail.mailer });
-    const ctx: TAppContext = { config, database, db, tokens, log, mailer: mail.mailer, bus: messaging.bus };
+    const ruleChanges = new RuleChangeHub();
+    const messaging = await createMessaging({ config, database, db, tokens, log, mailer: mail.mailer, ruleChanges });
+    const ctx: TAppContext = { config, database, db, tokens, log, mailer: mail.mailer, bus: messaging.bus, ruleChanges };
+    const rules = new RuleEngine(ctx, ruleChanges, {
+      notifier: (opts.ruleNotifier ?? ((n) => n))(createRuleNotifier(ctx)),
+      publishAlert: (alertId) => publishAlertChange(ctx, alertId),
+      now: opts.ruleClock,
+    });
+    // Evaluation runs after each batch commits and is acknowledged; messaging.close() lets it finish first.
+    messaging.setCommitListener(rules);
     const app = await buildApp({ ...ctx, config: { ...config, webDist: config.webDist ?? DEFAULT_WEB_DIST } });
 
     await listenOr(() => app.listen({ port: config.port, host: config.host }), 'PORT', config.port);
@@ -79,6 +99,7 @@ export async function startServer(config: TConfig, opts: { database?: Database; 
       ctx,
       httpPort,
       mqttPort,
+      rules,
       close: async () => {
         if (closed) return;
         closed = true;

@@ -80,5 +80,5 @@ export const alertRuleStates = pgTable(
     /** When the condition last fired its actions (level-trigger re-notification interval counts from here). */
     firedAt: epochMs('fired_at'),
   },
-  (t) => [primaryKey({ columns: [t.ruleKind, t.ruleId, t.ruleIndex, t.deviceId] })],
+  (t) => [primaryKey({ columns: [t.ruleKind, t.ruleId, t.ruleIndex, t.deviceId] }), index('alert_rule_states_device_idx').on(t.deviceId)],
 );

@@ -660,3 +660,5 @@ export const projectBlocklySettings = pgTable('project_blockly_settings', {
 });
 
 export * from './schema-alerts.js';
+export * from './schema-notify.js';
+export * from './schema-line.js';

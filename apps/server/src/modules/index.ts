@@ -1,12 +1,16 @@
 /** Registers every module's routes under its spec prefix (spec §7). One line per module. */
 import type { TApp } from '../core/app.js';
 import type { TAppContext } from '../core/context.js';
+import { alertRoutes } from './alerts/routes.js';
 import { authRoutes } from './auth/routes.js';
 import { customPageRoutes, customPageViewRoutes } from './custom-pages/routes.js';
 import { deviceControlRoutes } from './device-control/routes.js';
 import { deviceRoutes } from './devices/routes.js';
 import { healthRoutes } from './health/routes.js';
 import { imageRoutes } from './images/routes.js';
+import { lineRoutes } from './line/routes.js';
+import { alertDeliveryRoutes } from './notifications/delivery-routes.js';
+import { notificationRoutes } from './notifications/routes.js';
 import { productRoutes } from './products/routes.js';
 import { projectRoleRoutes } from './project-roles/routes.js';
 import { projectRuleRoutes } from './project-rules/routes.js';
@@ -32,6 +36,10 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/pages', customPageViewRoutes],
   ['/frontstage-ts/v1', telemetryRoutes],
   ['/frontstage/user/v1', projectRoleRoutes],
+  ['/notification/v1', notificationRoutes],
+  ['/notification/v1', lineRoutes],
+  ['/frontstage-alert/v1', alertDeliveryRoutes],
+  ['/frontstage-alert/v1', alertRoutes],
 ];
 
 /** Registers all module routes on `app`. */

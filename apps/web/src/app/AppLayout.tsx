@@ -2,8 +2,16 @@
  * The logged-in layout: side menu of the sections this session may open (visibleMenu from contracts, labels
  * `menu.<key>`), header with the language switch, the user's email, profile and logout.
  */
-import { AppstoreOutlined, ClusterOutlined, LogoutOutlined, ProjectOutlined, UserOutlined } from '@ant-design/icons';
-import { defaultPage, hasFeature, visibleMenu } from '@tessera/contracts';
+import {
+  AlertOutlined,
+  AppstoreOutlined,
+  ClusterOutlined,
+  LogoutOutlined,
+  MessageOutlined,
+  ProjectOutlined,
+  UserOutlined,
+} from '@ant-design/icons';
+import { defaultPage, findPage, hasFeature, visibleMenu } from '@tessera/contracts';
 import { Layout, Menu, Space, Spin, Typography } from 'antd';
 import { type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -15,6 +23,8 @@ const ICONS: Record<string, ReactNode> = {
   product: <AppstoreOutlined />,
   project: <ProjectOutlined />,
   device: <ClusterOutlined />,
+  alerts: <AlertOutlined />,
+  lineNotify: <MessageOutlined />,
 };
 
 /** The shell around every logged-in page. */
@@ -24,7 +34,8 @@ export default function AppLayout() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const sections = visibleMenu(session);
-  const selected = sections.find((s) => pathname === `/${s.key}` || pathname.startsWith(`/${s.key}/`))?.key;
+  const selected =
+    findPage(pathname)?.section.key ?? sections.find((s) => pathname === `/${s.key}` || pathname.startsWith(`/${s.key}/`))?.key;
   const items = sections.map((s) => ({
     key: s.key,
     icon: ICONS[s.key],

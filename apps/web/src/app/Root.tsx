@@ -40,7 +40,7 @@ export default function Root() {
   const { pathname, search } = useLocation();
   const session = useSession();
   useHttpEvents();
-  const verdict = guardRoute(pathname, session);
+  const verdict = guardRoute(pathname, session, search);
   if (verdict.kind === 'redirect' && verdict.to !== pathname + search) return <Navigate to={verdict.to} replace />;
   return <Outlet />;
 }

@@ -5,7 +5,9 @@
  */
 import { Spin } from 'antd';
 import { createBrowserRouter, Navigate, type RouteObject } from 'react-router';
+import { alertRoutes } from '../features/alerts/routes';
 import { deviceRoutes } from '../features/devices/routes';
+import { lineNotifyRoutes } from '../features/line-notify/routes';
 import DefaultRedirect from './DefaultRedirect';
 import { lazyPage } from './lazyPage';
 import Root from './Root';
@@ -48,6 +50,8 @@ export const routes: RouteObject[] = [
             ],
           },
           ...deviceRoutes,
+          ...alertRoutes,
+          ...lineNotifyRoutes,
         ],
       },
       { path: '*', element: <Navigate to="/" replace /> },

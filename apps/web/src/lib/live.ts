@@ -2,13 +2,22 @@
  * The console's live channel (spec §3 "Live messages", §7 "MQTT over websocket, keepalive 30 s"): one MQTT
  * connection per access token to `/mqtt` (username `jwt`, password = token), shared by every page; topics
  * `live/devices/{tangramId}` are ref-counted so two pages watching one device make one subscription.
- * A token refresh reconnects with the new token and resubscribes. Pages use {@link useLiveDevice}.
+ * A token refresh reconnects with the new token and resubscribes. Pages use {@link useLiveDevice}, and
+ * {@link useLiveAlerts} for the account's own `live/accounts/{accountId}/alerts` (docs/decisions/alerts.md).
  */
-import { MQTT_KEEPALIVE_S, paths, type TLiveMessage, topics, ZLiveMessage } from '@tessera/contracts';
+import {
+  MQTT_KEEPALIVE_S,
+  paths,
+  type TLiveAlertMessage,
+  type TLiveMessage,
+  topics,
+  ZLiveAlertMessage,
+  ZLiveMessage,
+} from '@tessera/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { http } from './http';
-import { getSession, subscribeSession } from './session';
+import { decodeToken, getSession, subscribeSession } from './session';
 
 /** Connection state shown to the user: no watcher, connecting, connected, or lost and retrying. */
 export type TLiveState = 'idle' | 'connecting' | 'connected' | 'reconnecting';
@@ -26,16 +35,31 @@ export function liveUrl(loc: Pick<Location, 'protocol' | 'host'>): string {
   return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/mqtt`;
 }
 
-/** Parses a live payload; null when it is not JSON or not a ZLiveMessage (a bad message is dropped, not thrown). */
-export function parseLiveMessage(payload: string | Uint8Array): TLiveMessage | null {
+function parseWith<T>(
+  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
+  payload: string | Uint8Array,
+): T | null {
   try {
     const text = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
-    const parsed = ZLiveMessage.safeParse(JSON.parse(text));
+    const parsed = schema.safeParse(JSON.parse(text));
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
 }
+
+/** Parses a live payload; null when it is not JSON or not a ZLiveMessage (a bad message is dropped, not thrown). */
+export function parseLiveMessage(payload: string | Uint8Array): TLiveMessage | null {
+  return parseWith(ZLiveMessage, payload);
+}
+
+/** Parses a live alert payload (ZLiveAlertMessage); null when malformed. */
+export function parseLiveAlertMessage(payload: string | Uint8Array): TLiveAlertMessage | null {
+  return parseWith(ZLiveAlertMessage, payload);
+}
+
+/** What the hub hands to a topic's listeners: the raw payload, parsed by the subscriber. */
+type TPayloadListener = (payload: Uint8Array) => void;
 
 /** Listener sets per topic; `add`/`remove` tell when a topic gains its first or loses its last listener. */
 export class TopicListeners<L> {
@@ -73,7 +97,7 @@ class LiveHub {
   private client: MqttClient | null = null;
   private token: string | null = null;
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
-  private readonly listeners = new TopicListeners<TLiveListener>();
+  private readonly listeners = new TopicListeners<TPayloadListener>();
   private readonly stateListeners = new Set<() => void>();
   state: TLiveState = 'idle';
 
@@ -84,8 +108,7 @@ class LiveHub {
     });
   }
 
-  subscribe(tangramId: string, listener: TLiveListener): () => void {
-    const topic = topics.live(tangramId);
+  subscribe(topic: string, listener: TPayloadListener): () => void {
     clearTimeout(this.closeTimer);
     const isFirst = this.listeners.add(topic, listener);
     // A new connection subscribes every watched topic on `connect`; a live one only needs the new topic.
@@ -154,8 +177,7 @@ class LiveHub {
       if (exp !== null && exp * 1000 <= Date.now()) void http.get(paths.profile).catch(() => undefined);
     });
     client.on('message', (topic, payload) => {
-      const message = parseLiveMessage(payload);
-      if (message) for (const l of this.listeners.of(topic)) l(message);
+      for (const l of this.listeners.of(topic)) l(payload);
     });
   }
 }
@@ -174,8 +196,32 @@ export function useLiveDevice(tangramId: string | undefined, onMessage: TLiveLis
   });
   useEffect(() => {
     if (!tangramId) return;
-    return getHub().subscribe(tangramId, (m) => ref.current(m));
+    return getHub().subscribe(topics.live(tangramId), (payload) => {
+      const message = parseLiveMessage(payload);
+      if (message) ref.current(message);
+    });
   }, [tangramId]);
+}
+
+/**
+ * Calls `onMessage` with every alert published to the logged-in account (`topics.liveAlerts` of the token's `sub`,
+ * the only alerts topic the broker lets this login subscribe to) while the component is mounted. Re-subscribes when
+ * the account changes (admin switch); the latest `onMessage` is used without resubscribing.
+ */
+export function useLiveAlerts(onMessage: (message: TLiveAlertMessage) => void): void {
+  const ref = useRef(onMessage);
+  useEffect(() => {
+    ref.current = onMessage;
+  });
+  const token = useSyncExternalStore(subscribeSession, () => getSession().token);
+  const accountId = token ? Number(decodeToken(token).accountId) : Number.NaN;
+  useEffect(() => {
+    if (!Number.isInteger(accountId) || accountId <= 0) return;
+    return getHub().subscribe(topics.liveAlerts(accountId), (payload) => {
+      const message = parseLiveAlertMessage(payload);
+      if (message) ref.current(message);
+    });
+  }, [accountId]);
 }
 
 /** The live connection state, re-rendering on change. */

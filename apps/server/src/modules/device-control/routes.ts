@@ -75,7 +75,9 @@ export async function deviceControlRoutes(app: TApp, ctx: TAppContext): Promise<
     async (req, reply) => {
       const principal = principalOf(req);
       const device = await visibleDeviceOr404(ctx, principal, req.params.tangramId);
-      return reply.status(201).send(await createUserRule(db, principal, device, req.body));
+      const rule = await createUserRule(db, principal, device, req.body);
+      ctx.ruleChanges.projectChanged(device.projectId);
+      return reply.status(201).send(rule);
     },
   );
   app.put(
@@ -84,7 +86,9 @@ export async function deviceControlRoutes(app: TApp, ctx: TAppContext): Promise<
     async (req) => {
       const principal = principalOf(req);
       const device = await visibleDeviceOr404(ctx, principal, req.params.tangramId);
-      return updateUserRule(db, principal, device, req.params.id, req.body);
+      const rule = await updateUserRule(db, principal, device, req.params.id, req.body);
+      ctx.ruleChanges.projectChanged(device.projectId);
+      return rule;
     },
   );
   app.delete(
@@ -92,7 +96,9 @@ export async function deviceControlRoutes(app: TApp, ctx: TAppContext): Promise<
     { ...auth, schema: { tags, params: ZUserRuleParams, response: noContent } },
     async (req, reply) => {
       const principal = principalOf(req);
-      await deleteUserRule(db, principal, await visibleDeviceOr404(ctx, principal, req.params.tangramId), req.params.id);
+      const device = await visibleDeviceOr404(ctx, principal, req.params.tangramId);
+      await deleteUserRule(db, principal, device, req.params.id);
+      ctx.ruleChanges.projectChanged(device.projectId);
       return reply.status(204).send(null);
     },
   );

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canDevicePublish, canDeviceSubscribe, classifyDeviceTopic, liveTopicDevice } from './acl.js';
+import { canDevicePublish, canDeviceSubscribe, classifyDeviceTopic, liveAlertsAccount, liveTopicDevice } from './acl.js';
 
 const ME = '540001010000010001000000000001';
 const OTHER = '540001010000010001000000000002';
@@ -32,6 +32,19 @@ describe('device topic ACL', () => {
     expect(liveTopicDevice('live/devices/+')).toBeNull();
     expect(liveTopicDevice('live/#')).toBeNull();
     expect(liveTopicDevice(`live/devices/${ME}/x`)).toBeNull();
+  });
+
+  it('reads the account of a live alerts topic and refuses wildcards and odd ids', () => {
+    expect(liveAlertsAccount('live/accounts/42/alerts')).toBe(42);
+    expect(liveAlertsAccount('live/accounts/+/alerts')).toBeNull();
+    expect(liveAlertsAccount('live/accounts/#')).toBeNull();
+    expect(liveAlertsAccount('live/accounts/42/#')).toBeNull();
+    expect(liveAlertsAccount('live/accounts/42/+')).toBeNull();
+    expect(liveAlertsAccount('live/accounts/042/alerts')).toBeNull();
+    expect(liveAlertsAccount('live/accounts/0/alerts')).toBeNull();
+    expect(liveAlertsAccount('live/accounts/4x/alerts')).toBeNull();
+    expect(liveAlertsAccount('live/accounts/42/alerts/x')).toBeNull();
+    expect(liveAlertsAccount('live/devices/42')).toBeNull();
   });
 
   it('classifies device topics', () => {

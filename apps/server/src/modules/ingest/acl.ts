@@ -43,6 +43,16 @@ export function liveTopicDevice(filter: string): string | null {
   return parts[2];
 }
 
+/**
+ * The account whose live alerts a browser asks for: `live/accounts/{accountId}/alerts` without wildcards (a positive
+ * decimal id, no leading zero), else null. auth.ts grants it only to that account (docs/decisions/alerts.md).
+ */
+export function liveAlertsAccount(filter: string): number | null {
+  const parts = filter.split('/');
+  if (parts.length !== 4 || parts[0] !== 'live' || parts[1] !== 'accounts' || parts[3] !== 'alerts') return null;
+  return /^[1-9][0-9]{0,9}$/.test(parts[2]) ? Number(parts[2]) : null;
+}
+
 function isPlainLevel(level: string | undefined): level is string {
   return !!level && !level.includes('+') && !level.includes('#');
 }

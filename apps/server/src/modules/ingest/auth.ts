@@ -1,7 +1,8 @@
 /**
  * Broker hooks of the embedded Aedes (docs/protocol.md "Credentials", "Topics"): who may connect, publish and
  * subscribe, and the hand-off of telemetry/status publishes to ingest. A device connects with username = its
- * Tangram ID and password = its secret; a browser with username `jwt` and password = its access token.
+ * Tangram ID and password = its secret; a browser with username `jwt` and password = its access token, and may
+ * subscribe to `live/devices/{id}` of devices it may see and to its own account's `live/accounts/{id}/alerts`.
  */
 import type { AedesOptions, AuthenticateError, Client } from 'aedes';
 import type { Logger } from 'pino';
@@ -10,7 +11,7 @@ import type { TPrincipal } from '../../core/principal.js';
 import type { TokenService } from '../../core/tokens.js';
 import type { Db } from '../../db/client.js';
 import { findVisibleDevice } from '../devices/access.js';
-import { canDevicePublish, canDeviceSubscribe, classifyDeviceTopic, liveTopicDevice } from './acl.js';
+import { canDevicePublish, canDeviceSubscribe, classifyDeviceTopic, liveAlertsAccount, liveTopicDevice } from './acl.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import type { IngestPipeline } from './pipeline.js';
 
@@ -95,6 +96,8 @@ export function createBrokerHooks(
       if (identity?.kind === 'device') {
         return done(null, canDeviceSubscribe(identity.device.tangramId, sub.topic) ? sub : null);
       }
+      const alertsOf = liveAlertsAccount(sub.topic);
+      if (alertsOf !== null) return done(null, identity && alertsOf === identity.principal.accountId ? sub : null);
       const tangramId = identity ? liveTopicDevice(sub.topic) : null;
       if (!identity || !tangramId) return done(null, null);
       findVisibleDevice(deps.db, identity.principal, tangramId).then(

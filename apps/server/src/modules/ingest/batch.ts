@@ -16,12 +16,15 @@ export class PendingBatch {
   private readonly rejected = new Map<string, TRejectedIn>();
   private readonly live = new Map<string, TLiveItem[]>();
   readonly waiters: { resolve: () => void; reject: (err: Error) => void }[] = [];
+  /** The devices whose points or status words the batch holds (the rule engine needs their project). */
+  readonly devices = new Map<number, TIngestDevice>();
   /** Points and status words held (what INGEST_BATCH_MAX counts). */
   size = 0;
 
   /** Adds accepted telemetry points of `device`. */
   addPoints(device: TIngestDevice, points: TTelemetryPoint[], svcRecvTs: number): void {
     const live = this.liveOf(device.tangramId);
+    this.devices.set(device.id, device);
     for (const p of points) {
       this.telemetry.push({
         deviceId: device.id,
@@ -40,6 +43,7 @@ export class PendingBatch {
   /** Adds an accepted status word of `device`. */
   addStatus(device: TIngestDevice, status: TStatusMessage, svcRecvTs: number): void {
     this.status.push({ deviceId: device.id, ts: status.ts, svcRecvTs, value: status.value });
+    this.devices.set(device.id, device);
     this.liveOf(device.tangramId).push({ key: STATUS_LIVE_KEY, ts: status.ts, vs: [status.value] });
     this.size += 1;
   }

@@ -10,7 +10,7 @@ import { createBrokerHooks } from './auth.js';
 import { DeviceDirectory } from './directory.js';
 import { createEmbeddedBroker } from './embedded-broker.js';
 import { connectExternalBroker, type TExternalBroker } from './external-broker.js';
-import { IngestPipeline, type TIngestCounters } from './pipeline.js';
+import { IngestPipeline, type TCommittedRows, type TIngestCounters } from './pipeline.js';
 
 /** How long close() waits after the drain for the last acknowledgements to be written, in milliseconds. */
 const PUBACK_GRACE_MS = 100;
@@ -26,6 +26,18 @@ export interface TMessaging {
   close(): Promise<void>;
   /** In-process ingest counters since start (accepted, duplicates, refused by reason). */
   ingestCounters(): TIngestCounters;
+  /**
+   * Hands every committed batch to `listener.accept` after its acknowledgements (the rule engine, docs/rules.md);
+   * on close, `listener.close()` runs after the last batch is drained and before the broker closes, so the final
+   * evaluations still reach the database and the broker.
+   */
+  setCommitListener(listener: TCommitListener): void;
+}
+
+/** Receives committed batches (see {@link TMessaging.setCommitListener}). */
+export interface TCommitListener {
+  accept(rows: TCommittedRows): void;
+  close(): Promise<void>;
 }
 
 /**
@@ -53,6 +65,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
   });
   const broker = await createEmbeddedBroker(createBrokerHooks({ db, tokens, directory, pipeline: isExternal ? null : pipeline, log }));
   let boundPort: number | null = null;
+  let commitListener: TCommitListener | null = null;
 
   const bus: TMessageBus = {
     async publish(topic, payload, opts) {
@@ -94,11 +107,16 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       broker.stopAccepting();
       await external?.stopAccepting();
       await pipeline.drain();
+      await commitListener?.close();
       // Let the PUBACKs of the drained batch reach the wire before the connections close.
       await new Promise((r) => setTimeout(r, PUBACK_GRACE_MS));
       await external?.close();
       await broker.close();
     },
     ingestCounters: () => pipeline.counters,
+    setCommitListener(listener) {
+      commitListener = listener;
+      pipeline.setCommitListener((rows) => listener.accept(rows));
+    },
   };
 }

@@ -2,12 +2,14 @@
  * The ingest pipeline (issue 2 "Ingest"): device publishes → parse, rate-limit → a batch of at most
  * INGEST_BATCH_MAX points or INGEST_FLUSH_MS old → one writeIngestBatch transaction → the publishers' promises
  * resolve (their QoS 1 PUBACK goes out) → live messages. A failed write is retried with backoff and nothing is
- * acknowledged meanwhile, so the device resends if the server dies; the primary key absorbs resends.
+ * acknowledged meanwhile, so the device resends if the server dies; the primary key absorbs resends. After the
+ * acknowledgements, the committed rows go to the commit listener (the rule engine, docs/rules.md), which must not
+ * block: evaluation happens off the acknowledgement path.
  */
 import { DEVICE_RATE_BURST_POINTS, DEVICE_RATE_POINTS_PER_S, type TLiveMessage } from '@tessera/contracts';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
-import { writeIngestBatch } from '../telemetry/write.js';
+import { type TStatusRowIn, type TTelemetryRowIn, writeIngestBatch } from '../telemetry/write.js';
 import { PendingBatch } from './batch.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import { parseDevicePayload, type TRejectReason } from './parse.js';
@@ -40,6 +42,13 @@ export interface TPipelineOptions {
   writeBatch?: typeof writeIngestBatch;
 }
 
+/** What a committed batch hands to the commit listener: its stored rows and their devices. */
+export interface TCommittedRows {
+  telemetry: readonly TTelemetryRowIn[];
+  status: readonly TStatusRowIn[];
+  devices: ReadonlyMap<number, TIngestDevice>;
+}
+
 /** Thrown to a publisher whose message could not be stored before shutdown (it was not acknowledged). */
 export class IngestClosedError extends Error {}
 
@@ -63,6 +72,7 @@ export class IngestPipeline {
   private arriving = new Set<Promise<void>>();
   private readonly buckets = new Map<number, TokenBucket>();
   private readonly warn: ThrottledLog;
+  private onCommitted: ((rows: TCommittedRows) => void) | null = null;
   readonly counters: TIngestCounters = {
     messages: 0,
     pointsAccepted: 0,
@@ -112,6 +122,14 @@ export class IngestPipeline {
     const done = new Promise<void>((resolve, reject) => batch.waiters.push({ resolve, reject }));
     this.schedule();
     return done;
+  }
+
+  /**
+   * Sets the listener that receives every committed batch after its publishers were acknowledged (the rule engine).
+   * It runs synchronously on the ingest path, so it must only queue work; an exception it throws is logged.
+   */
+  setCommitListener(listener: ((rows: TCommittedRows) => void) | null): void {
+    this.onCommitted = listener;
   }
 
   /** Stops taking publishes and writes what is pending (retrying a few times). */
@@ -185,5 +203,12 @@ export class IngestPipeline {
     }
     for (const w of batch.waiters) w.resolve();
     for (const { topic, message } of batch.liveMessages()) this.opts.publishLive(topic, message);
+    if (this.onCommitted && batch.devices.size > 0) {
+      try {
+        this.onCommitted({ telemetry: batch.telemetry, status: batch.status, devices: batch.devices });
+      } catch (err) {
+        this.opts.log.error({ err }, 'ingest commit listener failed');
+      }
+    }
   }
 }

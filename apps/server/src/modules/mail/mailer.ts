@@ -4,6 +4,7 @@
  * from the log, the platform admin from the table).
  */
 import type { TAppContext, TMail, TMailer } from '../../core/context.js';
+import type { Db } from '../../db/client.js';
 import { outboxEmails } from '../../db/schema.js';
 import { startOutboxWorker, type TOutboxWorker } from './outbox-worker.js';
 
@@ -21,14 +22,15 @@ export function createMailService(ctx: Pick<TAppContext, 'db' | 'log' | 'config'
   const { db, log, config } = ctx;
   let worker: TOutboxWorker | null = null;
   const mailer: TMailer = {
-    async enqueue(mail: TMail) {
+    async enqueue(mail: TMail, tx: Db = db) {
       const status = config.smtpUrl ? 'pending' : 'stored';
-      const [row] = await db
+      const [row] = await tx
         .insert(outboxEmails)
-        .values({ to: mail.to, subject: mail.subject, text: mail.text, status, nextAttemptAt: 0 })
+        .values({ to: mail.to, subject: mail.subject, text: mail.text, status, nextAttemptAt: 0, alertId: mail.alertId ?? null })
         .returning({ id: outboxEmails.id });
       // The whole mail at info level on purpose: without SMTP the log is how the demo shows verification codes.
       log.info({ mailId: row.id, to: mail.to, subject: mail.subject, text: mail.text, status }, 'mail queued');
+      // Inside a caller's transaction the row may not be visible to this pass yet; the next poll picks it up.
       worker?.nudge();
     },
   };

@@ -1,38 +1,16 @@
 /**
- * The outbox worker: sends pending `outbox_emails` rows over SMTP (nodemailer) with retries and exponential
- * backoff (ARCHITECTURE.md "email"). Rows are claimed with `FOR UPDATE SKIP LOCKED` plus a lease on
- * `next_attempt_at`, so several replicas never send the same mail twice at once; the same SQL runs on PGlite.
+ * The mail outbox worker: sends pending `outbox_emails` rows over SMTP (nodemailer) with retries and exponential
+ * backoff (ARCHITECTURE.md "email"). Claiming, leases, polling and backoff are the shared outbox loop's
+ * (core/outbox-loop.ts, which the LINE outbox uses too); this file is only the SMTP sending.
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
-import { rowsOf, type Db } from '../../db/client.js';
+import { claimDue, failedAttempt, startOutboxLoop, type TOutboxWorker } from '../../core/outbox-loop.js';
+import type { Db } from '../../db/client.js';
 import { outboxEmails } from '../../db/schema.js';
 
-/** Tuning of the worker; every time is in milliseconds. */
-export const OUTBOX = {
-  pollMs: 500,
-  batch: 10,
-  /** A claimed row is not picked again before this, even if its sender died mid-send. */
-  leaseMs: 60_000,
-  backoffBaseMs: 1_000,
-  backoffCapMs: 5 * 60_000,
-  /** After this many failed attempts the row is marked `failed` and left alone. */
-  maxAttempts: 8,
-} as const;
-
-/** Delay before attempt `attempts + 1` after `attempts` failures: 1 s, 2 s, 4 s, … capped at 5 min. */
-export function backoffMs(attempts: number): number {
-  return Math.min(OUTBOX.backoffBaseMs * 2 ** Math.max(0, attempts - 1), OUTBOX.backoffCapMs);
-}
-
-/** A running worker. */
-export interface TOutboxWorker {
-  /** Runs a pass now (after an enqueue) instead of waiting for the next poll. */
-  nudge(): void;
-  /** Stops polling and waits for the pass in flight (its sends finish and are recorded). */
-  stop(): Promise<void>;
-}
+export { backoffMs, OUTBOX, type TOutboxWorker } from '../../core/outbox-loop.js';
 
 interface TClaimedMail {
   id: number;
@@ -51,10 +29,6 @@ export function startOutboxWorker(opts: { db: Db; log: Logger; smtpUrl: string; 
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
   });
-  let stopped = false;
-  let timer: NodeJS.Timeout | undefined;
-  let inFlight: Promise<void> | null = null;
-  let again = false;
 
   async function sendOne(mail: TClaimedMail): Promise<void> {
     try {
@@ -62,62 +36,22 @@ export function startOutboxWorker(opts: { db: Db; log: Logger; smtpUrl: string; 
       await db.update(outboxEmails).set({ status: 'sent', sentAt: Date.now(), lastError: null }).where(eq(outboxEmails.id, mail.id));
       log.info({ mailId: mail.id, to: mail.to }, 'mail sent');
     } catch (err) {
-      const attempts = mail.attempts + 1;
-      const failed = attempts >= OUTBOX.maxAttempts;
-      await db
-        .update(outboxEmails)
-        .set({
-          attempts,
-          lastError: String((err as Error).message ?? err).slice(0, 500),
-          status: failed ? 'failed' : 'pending',
-          nextAttemptAt: Date.now() + backoffMs(attempts),
-        })
-        .where(eq(outboxEmails.id, mail.id));
-      log.warn({ mailId: mail.id, to: mail.to, attempts, failed, err: (err as Error).message }, 'mail not sent');
+      const update = failedAttempt(mail.attempts, err);
+      await db.update(outboxEmails).set(update).where(eq(outboxEmails.id, mail.id));
+      log.warn(
+        { mailId: mail.id, to: mail.to, attempts: update.attempts, failed: update.status === 'failed', err: (err as Error).message },
+        'mail not sent',
+      );
     }
   }
 
-  async function pass(): Promise<void> {
-    const now = Date.now();
-    const claimed = rowsOf<TClaimedMail>(
-      await db.execute(sql`
-        update outbox_emails set next_attempt_at = ${now + OUTBOX.leaseMs}
-        where id in (
-          select id from outbox_emails where status = 'pending' and next_attempt_at <= ${now}
-          order by next_attempt_at, id limit ${OUTBOX.batch} for update skip locked)
-        returning id, "to", subject, text, attempts`),
-    );
-    for (const mail of claimed) await sendOne(mail);
-  }
-
-  function schedule(delayMs: number): void {
-    if (stopped) return;
-    clearTimeout(timer);
-    timer = setTimeout(run, delayMs);
-  }
-
-  function run(): void {
-    if (inFlight) {
-      again = true;
-      return;
-    }
-    inFlight = pass()
-      .catch((err) => log.error({ err }, 'outbox pass failed'))
-      .finally(() => {
-        inFlight = null;
-        schedule(again ? 0 : OUTBOX.pollMs);
-        again = false;
-      });
-  }
-
-  schedule(0);
-  return {
-    nudge: () => schedule(0),
-    async stop() {
-      stopped = true;
-      clearTimeout(timer);
-      await inFlight;
-      transport.close();
+  return startOutboxLoop({
+    log,
+    name: 'mail',
+    async pass() {
+      const claimed = await claimDue<TClaimedMail>(db, 'outbox_emails', 'id, "to", subject, text, attempts');
+      for (const mail of claimed) await sendOne(mail);
     },
-  };
+    onStop: () => transport.close(),
+  });
 }

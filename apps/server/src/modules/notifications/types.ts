@@ -30,6 +30,12 @@ export interface TRuleNotification {
   projectLine: boolean;
   /** When the rule fired (server time). */
   at: number;
+  /**
+   * Set for a user's app rule (`userRules`): only this account hears of it, by the channels of its own subscription
+   * for the device (email when it saved none), and only while it may see the device; `projectEmail`/`projectLine`
+   * are then ignored.
+   */
+  ownerAccountId?: number;
 }
 
 /** Queues the deliveries of a {@link TRuleNotification}; resolves once they are in the outboxes (committed). */

@@ -39,6 +39,11 @@ const blocklys = '/projects/:id/rules/blocklys';
 /** Registers the project rules routes. */
 export async function projectRuleRoutes(app: TApp, ctx: TAppContext): Promise<void> {
   const { db } = ctx;
+  // A change to the project's rules reaches this process's rule engine at once (docs/rules.md "Rule cache").
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.method !== 'GET' && reply.statusCode < 300) ctx.ruleChanges.projectChanged(Number((req.params as { id?: unknown }).id));
+    return payload;
+  });
 
   app.get(simples, { ...vendor, schema: { tags, params: ZIdParam, querystring: ZListQuery, response: { 200: ZSimpleRuleList } } }, (req) =>
     listSimpleRules(db, tenant(req), req.params.id, req.query),

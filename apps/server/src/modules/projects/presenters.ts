@@ -29,6 +29,7 @@ export function presentProject(view: TProjectView): TProject {
     tangram: { product: view.moduleName, CoreProductId: p.tangramProductId },
     mqtt_src: MQTT_SRC,
     rule_type: p.ruleType,
+    renotify_interval_s: p.ruleRenotifyS,
     status_groups: p.statusGroups,
     device_count: view.deviceCount,
     created_at: p.createdAt,

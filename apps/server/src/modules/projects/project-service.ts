@@ -142,11 +142,14 @@ export async function updateProject(db: Db, tenantId: number, id: number, input:
   return getProject(db, tenantId, id);
 }
 
-/** Sets the project's rule type (§4: level or edge trigger). @throws AppError 404 when not the tenant's. */
+/**
+ * Sets the project's rule type (§4: level or edge trigger) and, when given, its level-trigger re-notify interval.
+ * @throws AppError 404 when not the tenant's.
+ */
 export async function setRuleType(db: Db, tenantId: number, id: number, input: TRuleTypeUpdate): Promise<TProject> {
   await db
     .update(projects)
-    .set({ ruleType: input.rule_type })
+    .set({ ruleType: input.rule_type, ruleRenotifyS: input.renotify_interval_s })
     .where(and(eq(projects.id, id), eq(projects.tenantId, tenantId)));
   return getProject(db, tenantId, id);
 }

@@ -65,7 +65,11 @@ export async function projectRoutes(app: TApp, ctx: TAppContext): Promise<void> 
   app.put(
     '/projects/:id/ruleType',
     { ...vendor, schema: { tags, params: ZIdParam, body: ZRuleTypeUpdate, response: { 200: ZProject } } },
-    (req) => setRuleType(db, tenant(req), req.params.id, req.body),
+    async (req) => {
+      const project = await setRuleType(db, tenant(req), req.params.id, req.body);
+      ctx.ruleChanges.projectChanged(project.id);
+      return project;
+    },
   );
 
   app.get(

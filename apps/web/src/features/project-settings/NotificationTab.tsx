@@ -9,6 +9,7 @@ import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useUnsavedChangesPrompt } from '../../lib/useUnsavedChangesPrompt';
+import { ProjectSubscriptionCard } from '../notifications/ProjectSubscriptionCard';
 import { useNotificationEmails, useSaveNotificationEmails, useSendTestMail } from './api';
 import { checkEmailDraft } from './emailDraft';
 
@@ -110,6 +111,7 @@ export default function NotificationTab() {
           data-testid="notification-test-result"
         />
       )}
+      <ProjectSubscriptionCard projectId={projectId} />
     </Space>
   );
 }

@@ -8,6 +8,7 @@ import { Alert, App, Button, Empty, Flex, Popconfirm, Space, Table, Tag, Typogra
 import { type HTMLAttributes, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { getSession } from '../../../lib/session';
+import { DeviceSubscriptionCard } from '../../notifications/DeviceSubscriptionCard';
 import { AppRuleModal } from '../components/AppRuleModal';
 import { useDeviceOutlet } from '../context';
 import { useSaveUserRule, useUserRules } from '../controlApi';
@@ -46,6 +47,7 @@ export default function AppRulesPage() {
 
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
+      <DeviceSubscriptionCard tangramId={device.tangram_id} />
       {isUser ? (
         <Flex justify="space-between" align="center" wrap gap={8}>
           <Typography.Text type="secondary">{t('deviceControl.rules.hint', { max: USER_RULES_MAX })}</Typography.Text>

@@ -1,0 +1,41 @@
+/**
+ * Reading alerts (spec §7 `alerts`, `dashboard/alerts`; §9 "Alerts show latest 100"): the history list, filtered and
+ * paged, and the dashboard's latest alerts. Newest first: by first seen, then id.
+ */
+import { count, desc } from 'drizzle-orm';
+import { ALERTS_LATEST_MAX, type TAlertDashboard, type TAlertList, type TAlertListQuery } from '@tessera/contracts';
+import type { TPrincipal } from '../../core/principal.js';
+import type { Db } from '../../db/client.js';
+import { alerts } from '../../db/schema.js';
+import { visibleAlertsCondition } from './access.js';
+import { selectAlertViews } from './alert-view.js';
+import { alertFilterWhere, checkedAlertRange } from './filters.js';
+import { presentAlert } from './presenters.js';
+
+const newestFirst = [desc(alerts.firstSeenAt), desc(alerts.id)];
+
+/**
+ * A page of the alerts `principal` may see matching `q`.
+ * @throws AppError 400 for a bad range or one over ALERT_RANGE_MAX_DAYS.
+ */
+export async function listAlerts(db: Db, principal: TPrincipal, q: TAlertListQuery): Promise<TAlertList> {
+  const where = alertFilterWhere(principal, q, checkedAlertRange(q));
+  const [rows, [{ total }]] = await Promise.all([
+    selectAlertViews(db)
+      .where(where)
+      .orderBy(...newestFirst)
+      .limit(q.limit)
+      .offset((q.page - 1) * q.limit),
+    db.select({ total: count() }).from(alerts).where(where),
+  ]);
+  return { data: rows.map(presentAlert), page: q.page, limit: q.limit, total_items: total };
+}
+
+/** The latest ALERTS_LATEST_MAX alerts `principal` may see, any state, newest first. */
+export async function latestAlerts(db: Db, principal: TPrincipal): Promise<TAlertDashboard> {
+  const rows = await selectAlertViews(db)
+    .where(visibleAlertsCondition(principal))
+    .orderBy(...newestFirst)
+    .limit(ALERTS_LATEST_MAX);
+  return { data: rows.map(presentAlert) };
+}

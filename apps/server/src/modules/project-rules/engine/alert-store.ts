@@ -1,0 +1,121 @@
+/**
+ * Alert rows as the rule engine writes them (schema-alerts.ts; docs/rules.md "Alerts"). One statement opens an
+ * alert or counts another evaluation of the active one: `INSERT … ON CONFLICT (rule, device) WHERE state <>
+ * 'resolved' DO UPDATE` against the partial unique index `alerts_active_uq`, so concurrent evaluations on any number
+ * of replicas leave exactly one active alert; `xmax = 0` tells the one evaluation that inserted it. Flapping is
+ * decided by the database in the same statement (opens of the same rule and device within the window).
+ */
+import { sql } from 'drizzle-orm';
+import { ALERT_FLAP_OPENS, ALERT_FLAP_WINDOW_S, type TAlertLevel, type TAlertRuleKind } from '@tessera/contracts';
+import { rowsOf, type Db } from '../../../db/client.js';
+import type { TRuleStateKey } from './rule-state-store.js';
+
+/** The flapping window in ms. */
+export const FLAP_WINDOW_MS = ALERT_FLAP_WINDOW_S * 1000;
+
+/** What an alert is raised for. */
+export interface TAlertTarget extends TRuleStateKey {
+  tenantId: number;
+  projectId: number;
+  productId: number;
+  ruleName: string;
+  level: TAlertLevel;
+  message: string;
+}
+
+/** The telemetry key and value that made the condition true (null: none, or its value unknown). */
+export type TAlertTrigger = { key: string; value: number } | null;
+
+/** The active alert after an evaluation touched it. Times epoch ms (server). */
+export interface TAlertTouch {
+  id: number;
+  /** This evaluation opened it. */
+  inserted: boolean;
+  flapping: boolean;
+  notifiedAt: number | null;
+  firstSeenAt: number;
+}
+
+interface TTouchRow {
+  id: number;
+  inserted: boolean;
+  flapping: boolean;
+  notified_at: number | string | null;
+  first_seen_at: number | string;
+}
+
+function touchOf(row: TTouchRow): TAlertTouch {
+  return {
+    id: Number(row.id),
+    inserted: row.inserted === true,
+    flapping: row.flapping === true,
+    notifiedAt: row.notified_at === null ? null : Number(row.notified_at),
+    firstSeenAt: Number(row.first_seen_at),
+  };
+}
+
+const sameRule = (k: TRuleStateKey) =>
+  sql`rule_kind = ${k.kind} and rule_id = ${k.ruleId} and rule_index = ${k.ruleIndex} and device_id = ${k.deviceId}`;
+
+/**
+ * Opens an alert for `target` at `now`, or — when one is active — counts this evaluation on it (last_seen_at,
+ * count + 1, trigger). A new alert is `flapping` when the rule and device opened ALERT_FLAP_OPENS − 1 others within
+ * the window; an active flapping alert stops flapping once it is the window old (nothing opened since).
+ */
+export async function upsertAlert(db: Db, a: TAlertTarget, trigger: TAlertTrigger, now: number): Promise<TAlertTouch> {
+  const kind: TAlertRuleKind = a.kind;
+  const res = await db.execute(sql`
+    insert into alerts (tenant_id, project_id, product_id, device_id, rule_kind, rule_id, rule_index, rule_name, level, message,
+                        trigger_key, trigger_value, first_seen_at, last_seen_at, count, flapping)
+    values (${a.tenantId}, ${a.projectId}, ${a.productId}, ${a.deviceId}, ${kind}, ${a.ruleId}, ${a.ruleIndex}, ${a.ruleName},
+            ${a.level}, ${a.message}, ${trigger?.key ?? null}, ${trigger?.value ?? null}, ${now}, ${now}, 1,
+            (select count(*) >= ${ALERT_FLAP_OPENS - 1} from alerts
+              where ${sameRule(a)} and first_seen_at > ${now - FLAP_WINDOW_MS}))
+    on conflict (rule_kind, rule_id, rule_index, device_id) where state <> 'resolved' do update
+      set last_seen_at = greatest(alerts.last_seen_at, excluded.last_seen_at),
+          count = alerts.count + 1,
+          trigger_key = coalesce(excluded.trigger_key, alerts.trigger_key),
+          trigger_value = coalesce(excluded.trigger_value, alerts.trigger_value),
+          flapping = alerts.flapping and excluded.last_seen_at - alerts.first_seen_at < ${FLAP_WINDOW_MS}
+    returning id, (xmax = 0) as inserted, flapping, notified_at, first_seen_at`);
+  return touchOf(rowsOf<TTouchRow>(res)[0]);
+}
+
+/** Counts an evaluation on the active alert of the rule and device, if there is one (edge trigger: never opens). */
+export async function touchActiveAlert(db: Db, k: TRuleStateKey, trigger: TAlertTrigger, now: number): Promise<TAlertTouch | null> {
+  const res = await db.execute(sql`
+    update alerts set last_seen_at = greatest(last_seen_at, ${now}), count = count + 1,
+        trigger_key = coalesce(${trigger?.key ?? null}, trigger_key), trigger_value = coalesce(${trigger?.value ?? null}::float8, trigger_value),
+        flapping = flapping and ${now} - first_seen_at < ${FLAP_WINDOW_MS}
+    where ${sameRule(k)} and state <> 'resolved'
+    returning id, false as inserted, flapping, notified_at, first_seen_at`);
+  const row = rowsOf<TTouchRow>(res)[0];
+  return row ? touchOf(row) : null;
+}
+
+/**
+ * Level trigger: claims the repeat notification of an active, non-flapping alert last notified (or, never
+ * notified, opened) at least `intervalMs` before `now`. One claimer wins; the others see the new notified_at.
+ */
+export async function claimRepeat(db: Db, alertId: number, now: number, intervalMs: number): Promise<boolean> {
+  const res = await db.execute(sql`
+    update alerts set notified_at = ${now}
+    where id = ${alertId} and state <> 'resolved' and not flapping and coalesce(notified_at, first_seen_at) <= ${now - intervalMs}
+    returning 1 as won`);
+  return rowsOf(res).length > 0;
+}
+
+/** Records that people were notified of alert `alertId` at `now`. */
+export async function markNotified(db: Db, alertId: number, now: number): Promise<void> {
+  await db.execute(sql`update alerts set notified_at = ${now} where id = ${alertId}`);
+}
+
+/** Resolves the active alert of the rule and device because its condition became false; answers its id, or null. */
+export async function resolveCleared(db: Db, k: TRuleStateKey, now: number): Promise<number | null> {
+  const res = await db.execute(sql`
+    update alerts set state = 'resolved', resolved_at = ${now}, resolved_reason = 'cleared'
+    where ${sameRule(k)} and state <> 'resolved'
+    returning id`);
+  const row = rowsOf<{ id: number }>(res)[0];
+  return row ? Number(row.id) : null;
+}

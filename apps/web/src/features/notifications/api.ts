@@ -1,0 +1,77 @@
+/**
+ * Notification calls as TanStack Query hooks: the caller's alert subscriptions of a device or project
+ * (`/notification/v1/device|project`), its LINE link (H3's account-link, to enable the LINE switch), and an alert's
+ * deliveries (`/frontstage-alert/v1/alerts/{id}/deliveries`).
+ */
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  linePaths,
+  notificationPaths,
+  type TAccountLinkStatus,
+  type TAlertDeliveries,
+  type TDeviceSubscription,
+  type TSubscription,
+  type TSubscriptionSettings,
+} from '@tessera/contracts';
+import { http } from '../../lib/http';
+
+const deviceKey = (tangramId: string) => ['notification', 'device', tangramId.toUpperCase()];
+const projectKey = (projectId: number) => ['notification', 'project', projectId];
+
+/** GET notification/v1/device/{tangramId}: the caller's subscription of the device (and the project one it inherits). */
+export function useDeviceSubscription(tangramId: string) {
+  return useQuery({
+    queryKey: deviceKey(tangramId),
+    queryFn: () => http.get<TDeviceSubscription>(notificationPaths.device(tangramId)),
+  });
+}
+
+/** PUT / DELETE notification/v1/device/{tangramId}: save the device subscription, or follow the project again. */
+export function useSaveDeviceSubscription(tangramId: string) {
+  const qc = useQueryClient();
+  const refresh = () => qc.invalidateQueries({ queryKey: deviceKey(tangramId) });
+  return {
+    save: useMutation({
+      mutationFn: (body: TSubscriptionSettings) => http.put<TDeviceSubscription>(notificationPaths.device(tangramId), body),
+      onSuccess: (saved) => qc.setQueryData(deviceKey(tangramId), saved),
+    }),
+    reset: useMutation({ mutationFn: () => http.del<void>(notificationPaths.device(tangramId)), onSuccess: refresh }),
+  };
+}
+
+/** GET notification/v1/project/{id}: the caller's subscription of the project. */
+export function useProjectSubscription(projectId: number) {
+  return useQuery({
+    queryKey: projectKey(projectId),
+    queryFn: () => http.get<TSubscription>(notificationPaths.project(projectId)),
+  });
+}
+
+/** PUT notification/v1/project/{id}. Device subscriptions show the project one they inherit, so they refresh too. */
+export function useSaveProjectSubscription(projectId: number) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: (body: TSubscriptionSettings) => http.put<TSubscription>(notificationPaths.project(projectId), body),
+    onSuccess: (saved) => {
+      qc.setQueryData(projectKey(projectId), saved);
+      void qc.invalidateQueries({ queryKey: ['notification', 'device'] });
+    },
+  });
+}
+
+/** GET notification/v1/account-link: whether the caller has linked a LINE user (quiet: no link is not an error). */
+export function useLineLink() {
+  return useQuery({
+    queryKey: ['notification', 'account-link'],
+    queryFn: () => http.get<TAccountLinkStatus>(linePaths.accountLink, undefined, { quiet: true }),
+  });
+}
+
+/** GET frontstage-alert/v1/alerts/{id}/deliveries; refreshed every `refetchMs` while something is still pending. */
+export function useAlertDeliveries(alertId: number, refetchMs = 5_000) {
+  return useQuery({
+    queryKey: ['alerts', alertId, 'deliveries'],
+    queryFn: () => http.get<TAlertDeliveries>(notificationPaths.alertDeliveries(alertId)),
+    refetchInterval: (query) => (query.state.data?.data.some((d) => d.status === 'pending') ? refetchMs : false),
+  });
+}
