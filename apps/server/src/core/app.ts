@@ -22,6 +22,7 @@ import { registerModules } from '../modules/index.js';
 import type { TAppContext } from './context.js';
 import { AppError } from './errors.js';
 import { resolvePrincipal } from './principal.js';
+import { isUniqueViolation } from '../modules/products/sql-helpers.js';
 
 /** The app with zod schemas as its type provider. */
 export type TApp = FastifyInstance<
@@ -95,7 +96,7 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
       return reply.status(status).send({ code, message: (err as Error).message });
     }
     // Two requests racing past a "name taken?" check: the unique index stops the second; that is a conflict, not a 500.
-    if (postgresCode(err) === UNIQUE_VIOLATION) {
+    if (isUniqueViolation(err)) {
       return reply.status(409).send({ code: ErrorCode.Conflict, message: 'it already exists (changed by a concurrent request)' });
     }
     request.log.error({ err }, 'unhandled error');
@@ -134,14 +135,4 @@ function isApiPath(url: string): boolean {
 }
 function webDistExists(ctx: TAppContext): boolean {
   return Boolean(ctx.config.webDist && existsSync(ctx.config.webDist));
-}
-
-/** PostgreSQL's SQLSTATE for a unique-index violation. */
-const UNIQUE_VIOLATION = '23505';
-
-/** The SQLSTATE of a database error, also when Drizzle wrapped it (`cause`); undefined for anything else. */
-function postgresCode(err: unknown): string | undefined {
-  const e = err as { code?: unknown; cause?: { code?: unknown } };
-  const code = typeof e.code === 'string' ? e.code : e.cause?.code;
-  return typeof code === 'string' && /^[0-9A-Z]{5}$/.test(code) ? code : undefined;
 }

@@ -24,7 +24,4 @@ export type TChartOption = echarts.ComposeOption<
   LineSeriesOption | GridComponentOption | TooltipComponentOption | DataZoomComponentOption | LegendComponentOption
 >;
 
-/** The chart instance type the wrapper hands to callers (for `dispatchAction`, event handlers). */
-export type TChart = echarts.ECharts;
-
 export { echarts };

@@ -1,5 +1,5 @@
 /** What the demo loads (issue 2 "What a newcomer does", step 2). Values only; seed-demo.ts writes them. */
-import type { TAccountLevel, TStatusGroup } from '@tessera/contracts';
+import type { TAccountLevel, TSimpleRuleInput, TStatusGroup } from '@tessera/contracts';
 
 /** The password of every demo account (meets the §5 password rule). */
 export const DEMO_PASSWORD = 'Demo#2026';
@@ -72,3 +72,22 @@ export const DEMO_DEVICES: readonly { serial: string; name: string }[] = [
   { serial: 'DE0000000005', name: 'Compressor' },
 ];
 export const DEMO_USER_DEVICE_COUNT = 2;
+
+/**
+ * The demo project's simple rule (issue 4): the simulator's motor current swings 1.0–2.0 A over a 10-minute duty
+ * cycle, so every demo device opens an early warning for about two minutes of each cycle and clears it again —
+ * alerts/dashboard has something live to show within minutes of `npm start`.
+ */
+export const DEMO_RULE: TSimpleRuleInput = {
+  name: 'Motor current high',
+  enabled: true,
+  key: 'current',
+  slot: 'v1',
+  op: 'gt',
+  threshold: 1.9,
+  duration_s: 0,
+  level: 'early_warning',
+  message: 'Motor current above 1.9 A',
+  notify_email: false,
+  notify_line: false,
+};

@@ -1,4 +1,5 @@
-import { DEFAULT_FEATURES, paths, type TDevice, type TDeviceDetail, type TProject } from '@tessera/contracts';
+import { valuesOf } from '@tessera/device-sim';
+import { DEFAULT_FEATURES, paths, rulePaths, type TDevice, type TDeviceDetail, type TProject, type TSimpleRule } from '@tessera/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVendor } from '../../../test/factories.js';
@@ -6,7 +7,7 @@ import { openTestDatabase, startTestServer, TEST_DB_KIND, type TTestServer } fro
 import { sha256, verifyPassword } from '../../core/crypto.js';
 import type { Database } from '../../db/client.js';
 import { accounts, deviceAuthz, devices, products, projects, telemetryLatest, tenants } from '../../db/schema.js';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_STATUS_GROUPS } from './demo-data.js';
+import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_RULE, DEMO_STATUS_GROUPS } from './demo-data.js';
 import { rotateDemoSecrets } from './seed.js';
 
 async function tokenOf(server: TTestServer, email: string): Promise<string> {
@@ -64,6 +65,17 @@ describe(`demo seed (${TEST_DB_KIND})`, () => {
     expect(detail.body.sensors.map((s) => s.key).sort()).toEqual(['current', 'humidity', 'temperature', 'vibration']);
     const classes = await server.api<{ product_count: number }[]>('GET', paths.productClasses, { token });
     expect(classes.body).toEqual([expect.objectContaining({ product_count: 1 })]);
+  });
+
+  it('gives the demo project a simple rule on the simulated motor current, so alerts appear live', async () => {
+    const token = await tokenOf(server, 'vendor@example.com');
+    const [project] = (await server.api<{ data: TProject[] }>('GET', paths.projects, { token })).body.data;
+    const rules = await server.api<{ data: TSimpleRule[] }>('GET', rulePaths.simples(project.id), { token });
+    expect(rules.body.data).toEqual([expect.objectContaining({ ...DEMO_RULE, id: expect.any(Number) })]);
+    // The simulator's current peaks at 2.0 A every 10 minutes, above the rule's threshold.
+    expect(Math.max(...Array.from({ length: 600 }, (_, s) => valuesOf('current', s * 1000, () => 0.5)[0]))).toBeGreaterThan(
+      DEMO_RULE.threshold,
+    );
   });
 
   it('authorises the demo user for exactly 2 of the 5 devices', async () => {

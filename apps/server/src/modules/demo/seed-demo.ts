@@ -1,7 +1,7 @@
 /**
  * Loads the demo on a database without accounts (issue 2 step 2): tenants, the three logins, a product class and
- * product, a project on the motor & environment module with status groups, five devices, and the user's
- * authorisation for two of them. One transaction: a failure leaves the database empty, so the next start retries.
+ * product, a project on the motor & environment module with status groups and a simple rule, five devices, and the
+ * user's authorisation for two of them. One transaction: a failure leaves the database empty, so the next start retries.
  */
 import { count, eq } from 'drizzle-orm';
 import { DEFAULT_FEATURES } from '@tessera/contracts';
@@ -11,6 +11,7 @@ import { accounts, deviceAuthz, productClasses, tangramProducts, tenants } from 
 import { registerDevices } from '../devices/register-devices.js';
 import { MOTOR_ENV_MODEL_NUMBER } from '../products/catalogue-data.js';
 import { createProduct } from '../products/product-service.js';
+import { createSimpleRule } from '../project-rules/simple-rules.js';
 import { createProject, updateProject } from '../projects/project-service.js';
 import * as demo from './demo-data.js';
 
@@ -49,6 +50,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
       device_authz_method: 'all',
     });
     await updateProject(tx, tenant.id, project.id, { status_groups: demo.DEMO_STATUS_GROUPS });
+    await createSimpleRule(tx, tenant.id, project.id, demo.DEMO_RULE);
     const devices = await registerDevices(
       tx,
       tenant.id,

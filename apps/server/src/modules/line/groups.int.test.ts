@@ -72,7 +72,7 @@ describe(`LINE message-flow groups (${TEST_DB_KIND})`, () => {
 
   it('creates, reads, updates and deletes a group', async () => {
     const created = await create(input());
-    expect(created.status).toBe(200);
+    expect(created.status).toBe(201);
     expect(created.body).toMatchObject({
       name: '值班',
       levels: ['alert', 'early_warning'],
@@ -97,7 +97,7 @@ describe(`LINE message-flow groups (${TEST_DB_KIND})`, () => {
 
   it(`refuses more than ${LINE_GROUP_MEMBERS_MAX} members with the spec's connection-limit message`, async () => {
     const full = await create(input({ name: '全部', account_ids: [], chat_ids: chatIds }));
-    expect(full.status).toBe(200);
+    expect(full.status).toBe(201);
     expect(full.body.members).toHaveLength(LINE_GROUP_MEMBERS_MAX);
     const over = await create(input({ name: '太多', chat_ids: chatIds }));
     expect(over.status).toBe(409);

@@ -86,8 +86,8 @@ export async function lineRoutes(app: TApp, ctx: TAppContext): Promise<void> {
 
   const groups = '/message-flow';
   app.get(groups, { ...vendor, schema: { ...tags, response: { 200: ZLineGroups } } }, (req) => listGroups(db, tenant(req)));
-  app.post(groups, { ...vendor, schema: { ...tags, body: ZLineGroupInput, response: { 200: ZLineGroup } } }, (req) =>
-    createGroup(db, tenant(req), req.body),
+  app.post(groups, { ...vendor, schema: { ...tags, body: ZLineGroupInput, response: { 201: ZLineGroup } } }, async (req, reply) =>
+    reply.status(201).send(await createGroup(db, tenant(req), req.body)),
   );
   app.get(`${groups}/:id`, { ...vendor, schema: { ...tags, params: ZIdParam, response: { 200: ZLineGroup } } }, (req) =>
     getGroup(db, tenant(req), req.params.id),

@@ -16,7 +16,8 @@ import {
 } from '../../db/schema.js';
 import { freePort } from '../mail/smtp-sink.fixture.js';
 import { createRuleNotifier } from './dispatch.js';
-import { insertAlert, notificationOf } from './notify.fixtures.js';
+import { notificationOf } from './notify.fixtures.js';
+import { insertAlert } from '../alerts/alerts.fixtures.js';
 
 /**
  * The LINE side of the dispatcher, checked at the LINE outbox (what H3's push worker sends; its own tests check the
@@ -69,7 +70,7 @@ describe(`notification dispatch to LINE (${TEST_DB_KIND})`, () => {
     const unlinked = await person('zh-TW', false);
     await subscribe(en, { levels: ['alert'], channels: ['line'] });
     await subscribe(unlinked, { levels: ['alert'], channels: ['line', 'email'] });
-    const alertId = await insertAlert(server.ctx.db, project, device().id, 'alert');
+    const alertId = await insertAlert(server.ctx.db, device().id, { level: 'alert' });
     await createRuleNotifier(server.ctx).notify(notificationOf(project, device().id, alertId, 'alert', { projectEmail: false }));
     const pushes = await pushesOf(alertId);
     expect(pushes.map((p) => [p.to, p.accountId])).toEqual([[en.lineUserId, en.accountId]]);
@@ -86,7 +87,7 @@ describe(`notification dispatch to LINE (${TEST_DB_KIND})`, () => {
       .returning();
     await server.ctx.db.insert(lineGroupProjects).values({ groupId: group.id, projectId: project.projectId });
     await server.ctx.db.insert(lineGroupMembers).values({ groupId: group.id, accountId: zh.accountId });
-    const alertId = await insertAlert(server.ctx.db, project, device().id, 'early_warning');
+    const alertId = await insertAlert(server.ctx.db, device().id, { level: 'early_warning' });
     await createRuleNotifier(server.ctx).notify(
       notificationOf(project, device().id, alertId, 'early_warning', { projectEmail: false, projectLine: true }),
     );

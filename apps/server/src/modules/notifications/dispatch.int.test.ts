@@ -7,7 +7,8 @@ import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/h
 import { accounts, deviceAuthz, outboxEmails } from '../../db/schema.js';
 import { startSmtpSink, type TSmtpSink } from '../mail/smtp-sink.fixture.js';
 import { createRuleNotifier } from './dispatch.js';
-import { insertAlert, notificationOf } from './notify.fixtures.js';
+import { notificationOf } from './notify.fixtures.js';
+import { insertAlert } from '../alerts/alerts.fixtures.js';
 
 describe(`notification dispatch through SMTP (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
@@ -45,7 +46,7 @@ describe(`notification dispatch through SMTP (${TEST_DB_KIND})`, () => {
     const en = await userOf('en');
     const stranger = uniqueEmail('outsider');
     await setList(p, [zh.email, en.email, stranger]);
-    const alertId = await insertAlert(server.ctx.db, p, p.devices[0].id, 'alert');
+    const alertId = await insertAlert(server.ctx.db, p.devices[0].id, { level: 'alert' });
     await notifier().notify(notificationOf(p, p.devices[0].id, alertId, 'alert'));
 
     const enMail = await smtp.waitFor((m) => m.to.includes(en.email));
@@ -73,7 +74,7 @@ describe(`notification dispatch through SMTP (${TEST_DB_KIND})`, () => {
     await setList(p, [en.email.toUpperCase()]);
     await subscribe(en, notificationPaths.device(p.devices[0].tangramId), { levels: ['alert'], channels: ['email'] });
     await subscribe(en, notificationPaths.project(p.projectId), { levels: ['alert'], channels: ['email', 'line'] });
-    const alertId = await insertAlert(server.ctx.db, p, p.devices[0].id, 'alert');
+    const alertId = await insertAlert(server.ctx.db, p.devices[0].id, { level: 'alert' });
     await notifier().notify(notificationOf(p, p.devices[0].id, alertId, 'alert'));
     await smtp.waitFor((m) => m.to.includes(en.email));
     const rows = await rowsOf(alertId);
@@ -102,7 +103,7 @@ describe(`notification dispatch through SMTP (${TEST_DB_KIND})`, () => {
     await subscribe(remindOnDevice, notificationPaths.device(d1.tangramId), { levels: ['remind'], channels: ['email'] });
 
     const recipients = async (deviceId: number, level: 'alert' | 'remind') => {
-      const alertId = await insertAlert(server.ctx.db, p, deviceId, level);
+      const alertId = await insertAlert(server.ctx.db, deviceId, { level: level });
       await notifier().notify(notificationOf(p, deviceId, alertId, level, { projectEmail: false }));
       return (await rowsOf(alertId)).map((r) => r.to).sort();
     };
@@ -121,14 +122,14 @@ describe(`notification dispatch through SMTP (${TEST_DB_KIND})`, () => {
     await authorise(server.ctx.db, d.id, leaver.accountId);
     await subscribe(leaver, notificationPaths.device(d.tangramId), { levels: ['alert'], channels: ['email'] });
     await server.ctx.db.delete(deviceAuthz).where(eq(deviceAuthz.accountId, leaver.accountId));
-    const alertId = await insertAlert(server.ctx.db, p, d.id, 'alert');
+    const alertId = await insertAlert(server.ctx.db, d.id, { level: 'alert' });
     await notifier().notify(notificationOf(p, d.id, alertId, 'alert', { projectEmail: false }));
     expect(await rowsOf(alertId)).toEqual([]);
 
     const staying = await userOf('en');
     await authorise(server.ctx.db, d.id, staying.accountId);
     await subscribe(staying, notificationPaths.device(d.tangramId), { levels: ['alert', 'remind', 'early_warning'], channels: ['email'] });
-    const noticeAlert = await insertAlert(server.ctx.db, p, d.id, 'remind');
+    const noticeAlert = await insertAlert(server.ctx.db, d.id, { level: 'remind' });
     await notifier().notify(notificationOf(p, d.id, noticeAlert, null, { reason: 'notify', projectEmail: false }));
     expect(await rowsOf(noticeAlert)).toEqual([]);
   });
@@ -141,13 +142,13 @@ describe(`notification dispatch through SMTP (${TEST_DB_KIND})`, () => {
     for (const u of [owner, bystander]) await authorise(server.ctx.db, d.id, u.accountId);
     await subscribe(bystander, notificationPaths.device(d.tangramId), { levels: ['remind'], channels: ['email'] });
     await setList(p, [uniqueEmail('listed')]);
-    const first = await insertAlert(server.ctx.db, p, d.id, 'remind');
+    const first = await insertAlert(server.ctx.db, d.id, { level: 'remind' });
     await notifier().notify(notificationOf(p, d.id, first, 'remind', { ownerAccountId: owner.accountId }));
     expect((await rowsOf(first)).map((r) => r.to)).toEqual([owner.email]);
 
     // The owner chose LINE only for this device: no mail.
     await subscribe(owner, notificationPaths.device(d.tangramId), { levels: [], channels: ['line'] });
-    const second = await insertAlert(server.ctx.db, p, d.id, 'remind');
+    const second = await insertAlert(server.ctx.db, d.id, { level: 'remind' });
     await notifier().notify(notificationOf(p, d.id, second, 'remind', { ownerAccountId: owner.accountId }));
     expect(await rowsOf(second)).toEqual([]);
   });
@@ -155,7 +156,7 @@ describe(`notification dispatch through SMTP (${TEST_DB_KIND})`, () => {
   it('queues every mail of one notification in one transaction: a failure queues none', async () => {
     const p = await newProject();
     await setList(p, [uniqueEmail('one'), uniqueEmail('two')]);
-    const alertId = await insertAlert(server.ctx.db, p, p.devices[0].id, 'alert');
+    const alertId = await insertAlert(server.ctx.db, p.devices[0].id, { level: 'alert' });
     const ctx = server.ctx;
     let calls = 0;
     const failing = createRuleNotifier({

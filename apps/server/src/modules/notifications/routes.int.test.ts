@@ -13,7 +13,8 @@ import type { TTestServer } from '../../../test/helpers.js';
 import { TEST_DB_KIND } from '../../../test/helpers.js';
 import { putNotificationEmails } from '../project-settings/notification-emails.js';
 import { createRuleNotifier } from './dispatch.js';
-import { insertAlert, notificationOf } from './notify.fixtures.js';
+import { notificationOf } from './notify.fixtures.js';
+import { insertAlert } from '../alerts/alerts.fixtures.js';
 
 describe(`notification routes (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
@@ -58,7 +59,7 @@ describe(`notification routes (${TEST_DB_KIND})`, () => {
     }
 
     it('GET alerts/{id}/deliveries', async () => {
-      const alertId = await insertAlert(server.ctx.db, project, project.devices[0].id, 'alert');
+      const alertId = await insertAlert(server.ctx.db, project.devices[0].id, { level: 'alert' });
       const url = notificationPaths.alertDeliveries(alertId);
       expect((await server.api('GET', url)).status).toBe(401);
       expect((await server.api('GET', url, { token: noAlerts.token })).status).toBe(403);
@@ -141,7 +142,7 @@ describe(`notification routes (${TEST_DB_KIND})`, () => {
     await server.api('DELETE', notificationPaths.project(project.projectId), { token: vendor.token });
     await putNotificationEmails(server.ctx.db, vendor.tenantId, project.projectId, { emails: [listed] });
     await server.api('PUT', notificationPaths.device(d.tangramId), { token: user.token, body: { levels: ['alert'], channels: ['email'] } });
-    const alertId = await insertAlert(server.ctx.db, project, d.id, 'alert');
+    const alertId = await insertAlert(server.ctx.db, d.id, { level: 'alert' });
     await createRuleNotifier(server.ctx).notify(notificationOf(project, d.id, alertId, 'alert'));
 
     const all = await server.api<TAlertDeliveries>('GET', notificationPaths.alertDeliveries(alertId), { token: vendor.token });

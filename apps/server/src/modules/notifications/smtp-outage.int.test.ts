@@ -9,7 +9,8 @@ import { backoffMs } from '../mail/outbox-worker.js';
 import { putNotificationEmails } from '../project-settings/notification-emails.js';
 import { startSmtpSink, type TSmtpSink } from '../mail/smtp-sink.fixture.js';
 import { createRuleNotifier } from './dispatch.js';
-import { insertAlert, notificationOf } from './notify.fixtures.js';
+import { notificationOf } from './notify.fixtures.js';
+import { insertAlert } from '../alerts/alerts.fixtures.js';
 
 async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
   const end = Date.now() + timeoutMs;
@@ -43,7 +44,7 @@ describe(`alert mail while the SMTP server is down (${TEST_DB_KIND})`, () => {
     const p = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId });
     const to = uniqueEmail('oncall');
     await putNotificationEmails(server.ctx.db, vendor.tenantId, p.projectId, { emails: [to] });
-    const alertId = await insertAlert(server.ctx.db, p, p.devices[0].id, 'alert');
+    const alertId = await insertAlert(server.ctx.db, p.devices[0].id, { level: 'alert' });
     await createRuleNotifier(server.ctx).notify(notificationOf(p, p.devices[0].id, alertId, 'alert'));
 
     const failed = await until(async () => {

@@ -128,10 +128,10 @@ export function SimpleRuleModal({
         </Form.Item>
         <Space>
           <Form.Item name="notify_email" valuePropName="checked" noStyle>
-            <Checkbox>{t('rules.simple.notifyEmail')}</Checkbox>
+            <Checkbox data-testid="simple-rule-notify-email">{t('rules.simple.notifyEmail')}</Checkbox>
           </Form.Item>
           <Form.Item name="notify_line" valuePropName="checked" noStyle>
-            <Checkbox>{t('rules.simple.notifyLine')}</Checkbox>
+            <Checkbox data-testid="simple-rule-notify-line">{t('rules.simple.notifyLine')}</Checkbox>
           </Form.Item>
         </Space>
       </Form>
