@@ -13,10 +13,22 @@ export async function login(page: Page, email: string, password: string, role: '
   await page.waitForURL((url) => !url.pathname.startsWith('/login'));
 }
 
-/** Picks the option labelled `text` (substring) of the antd Select with `testId`. */
+/**
+ * Picks the option labelled `text` (substring) of the antd Select with `testId`. A Select inside a modal that is still
+ * opening can have its dropdown placed where the trigger was a moment ago (the click then lands on the modal's
+ * mask), so a missed click opens the dropdown again and retries, up to three times.
+ */
 export async function pickOption(page: Page, testId: string, text: string | RegExp): Promise<void> {
-  await page.getByTestId(testId).click();
-  await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first().click();
+  const option = page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: text }).first();
+  for (let attempt = 1; ; attempt += 1) {
+    if (!(await option.isVisible())) await page.getByTestId(testId).click();
+    try {
+      await option.click({ timeout: 5_000 });
+      return;
+    } catch (err) {
+      if (attempt >= 3) throw err;
+    }
+  }
 }
 
 /** Publishes telemetry as a real MQTT device (QoS 1) and resolves once the broker acknowledged it. */

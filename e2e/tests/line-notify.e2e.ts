@@ -118,6 +118,7 @@ describe('LINE push in Chromium', () => {
     await snap(userPage, 'line-notify-link-confirm');
     await userPage.getByTestId('line-link-confirm').click();
     await expect.poll(() => lineUrl).not.toBe('');
+    await userPage.waitForURL(/^https:\/\/access\.line\.me\//); // the browser is on LINE's page before it comes back
     const toLine = new URL(lineUrl);
     expect(`${toLine.origin}${toLine.pathname}`).toBe(LINE_ACCOUNT_LINK_URL);
     expect(toLine.searchParams.get('linkToken')).toBe(linkUrl.searchParams.get('linkToken'));
