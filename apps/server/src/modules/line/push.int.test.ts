@@ -1,3 +1,4 @@
+import { until } from '../../../test/until.js';
 import { eq } from 'drizzle-orm';
 import { LINE_MESSAGES, linePaths, type TLineGroup, type TLineGroupInput } from '@tessera/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -9,16 +10,6 @@ import type { TRuleNotification } from '../notifications/types.js';
 import { createProjectVia } from '../projects/catalogue.fixtures.js';
 import { linkAccount, lineGroupId, lineUserId, postWebhook, setupChannel, type TTestChannel } from './line.fixtures.js';
 import { queueLineForProject, queueLineToAccount } from './queue.js';
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 /** A tenant with a channel, a linked user, a joined group chat, a project and a message-flow group over them. */
 interface TTenantSetup {

@@ -1,3 +1,4 @@
+import { until } from '../../../test/until.js';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxEmails } from '../../db/schema.js';
@@ -5,16 +6,6 @@ import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/h
 import { uniqueEmail } from '../../../test/factories.js';
 import { freePort, startSmtpSink, type TSmtpSink } from './smtp-sink.fixture.js';
 import { OUTBOX } from './outbox-worker.js';
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe(`mail outbox with SMTP_URL (${TEST_DB_KIND})`, () => {
   let server: TTestServer;

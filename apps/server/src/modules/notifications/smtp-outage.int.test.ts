@@ -1,3 +1,4 @@
+import { until } from '../../../test/until.js';
 import { notificationPaths, type TAlertDeliveries } from '@tessera/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,16 +12,6 @@ import { startSmtpSink, type TSmtpSink } from '../mail/smtp-sink.fixture.js';
 import { createRuleNotifier } from './dispatch.js';
 import { notificationOf } from './notify.fixtures.js';
 import { insertAlert } from '../alerts/alerts.fixtures.js';
-
-async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 15_000): Promise<T> {
-  const end = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await probe();
-    if (value !== undefined) return value;
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
 
 describe(`alert mail while the SMTP server is down (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
@@ -50,7 +41,7 @@ describe(`alert mail while the SMTP server is down (${TEST_DB_KIND})`, () => {
     const failed = await until(async () => {
       const [row] = await server.ctx.db.select().from(outboxEmails).where(eq(outboxEmails.alertId, alertId));
       return row && row.attempts >= 1 ? row : undefined;
-    });
+    }, 15_000);
     expect(failed.status).toBe('pending');
     expect(failed.lastError).toMatch(/ECONNREFUSED|connect/i);
     expect(failed.sentAt).toBeNull();
@@ -77,7 +68,7 @@ describe(`alert mail while the SMTP server is down (${TEST_DB_KIND})`, () => {
     const sent = await until(async () => {
       const [row] = await server.ctx.db.select().from(outboxEmails).where(eq(outboxEmails.alertId, alertId));
       return row.status === 'sent' ? row : undefined;
-    });
+    }, 15_000);
     expect(sent.attempts).toBeGreaterThanOrEqual(1);
     expect(sent.sentAt).toBeGreaterThan(0);
     const delivered = await server.api<TAlertDeliveries>('GET', notificationPaths.alertDeliveries(alertId), { token: vendor.token });
