@@ -22,7 +22,7 @@ import { registerModules } from '../modules/index.js';
 import type { TAppContext } from './context.js';
 import { AppError } from './errors.js';
 import { resolvePrincipal } from './principal.js';
-import { isUniqueViolation } from '../modules/products/sql-helpers.js';
+import { isUniqueViolation } from '../db/sql-helpers.js';
 
 /** The app with zod schemas as its type provider. */
 export type TApp = FastifyInstance<

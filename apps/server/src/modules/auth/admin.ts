@@ -8,7 +8,7 @@ import { notFound } from '../../core/errors.js';
 import type { TokenService } from '../../core/tokens.js';
 import type { Db } from '../../db/client.js';
 import { accounts, tenants } from '../../db/schema.js';
-import { offsetOf, searchAny } from '../products/sql-helpers.js';
+import { offsetOf, searchAny } from '../../db/sql-helpers.js';
 import { presentAccountSummary } from './presenters.js';
 import { issueTokenPair } from './sessions.js';
 

@@ -10,7 +10,7 @@ import { badRequest, notFound } from '../../core/errors.js';
 import { API_KEY_PREFIX } from '../../core/principal.js';
 import type { Db } from '../../db/client.js';
 import { apiKeys } from '../../db/schema.js';
-import { offsetOf, searchAny } from '../products/sql-helpers.js';
+import { offsetOf, searchAny } from '../../db/sql-helpers.js';
 import { presentApiKey } from './presenters.js';
 
 /** How many characters of a key the list shows: `tsk_` plus 8 random characters (48 bits, not enough to use). */

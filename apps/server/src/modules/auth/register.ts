@@ -10,7 +10,7 @@ import { conflict } from '../../core/errors.js';
 import type { TokenService } from '../../core/tokens.js';
 import type { Db } from '../../db/client.js';
 import { accounts, tenants } from '../../db/schema.js';
-import { isUniqueViolation } from '../products/sql-helpers.js';
+import { isUniqueViolation } from '../../db/sql-helpers.js';
 import { issueTokenPair } from './sessions.js';
 import { checkCode, claimCode } from './verification.js';
 

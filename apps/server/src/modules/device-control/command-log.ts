@@ -8,7 +8,7 @@ import type { TDeviceCommandLog, TListQuery, TPage } from '@tessera/contracts';
 import type { TPrincipal } from '../../core/principal.js';
 import type { Db } from '../../db/client.js';
 import { deviceCommands } from '../../db/schema.js';
-import { offsetOf } from '../products/sql-helpers.js';
+import { offsetOf } from '../../db/sql-helpers.js';
 import type { TCommand, TCommandExchange } from './command-channel.js';
 
 type TCommandRow = typeof deviceCommands.$inferSelect;

@@ -18,7 +18,7 @@ import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js'
 import type { TPrincipal } from '../../core/principal.js';
 import type { Db } from '../../db/client.js';
 import { accounts, deviceUserRules, devices, projectSensors } from '../../db/schema.js';
-import { offsetOf } from '../products/sql-helpers.js';
+import { offsetOf } from '../../db/sql-helpers.js';
 import type { TDeviceRow } from '../devices/access.js';
 
 type TRuleRow = typeof deviceUserRules.$inferSelect;

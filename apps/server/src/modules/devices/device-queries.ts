@@ -4,7 +4,7 @@ import type { TDevice, TDeviceListQuery, TPage } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { devices, products, projects } from '../../db/schema.js';
-import { offsetOf, searchAny } from '../products/sql-helpers.js';
+import { offsetOf, searchAny } from '../../db/sql-helpers.js';
 import { visibleDevicesCondition } from './access.js';
 import { presentDevice, type TDeviceView } from './presenters.js';
 

@@ -9,7 +9,7 @@ import type { Db } from '../../db/client.js';
 import { randomSecret, sha256 } from '../../core/crypto.js';
 import { AppError, conflict, notFound } from '../../core/errors.js';
 import { devices, products, projects, tangramProducts, tenants } from '../../db/schema.js';
-import { isUniqueViolation } from '../products/sql-helpers.js';
+import { isUniqueViolation } from '../../db/sql-helpers.js';
 import { presentDevice } from './presenters.js';
 
 /** One device to register: its serial number (1–12 hex digits, any case) and an optional name. */

@@ -6,7 +6,7 @@ import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { productClasses, products } from '../../db/schema.js';
 import { presentProductClass } from './presenters.js';
-import { isUniqueViolation } from './sql-helpers.js';
+import { isUniqueViolation } from '../../db/sql-helpers.js';
 
 /** Every class of the tenant by name, with how many products use it. */
 export async function listProductClasses(db: Db, tenantId: number): Promise<TProductClass[]> {

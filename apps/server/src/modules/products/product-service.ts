@@ -11,7 +11,7 @@ import { productClasses, products, projects } from '../../db/schema.js';
 import { assertTenantImage } from '../images/read-image.js';
 import { nextModelNumber } from './model-number.js';
 import { presentProduct } from './presenters.js';
-import { isUniqueViolation, offsetOf, searchAny } from './sql-helpers.js';
+import { isUniqueViolation, offsetOf, searchAny } from '../../db/sql-helpers.js';
 
 const MODEL_NUMBER_ATTEMPTS = 5;
 

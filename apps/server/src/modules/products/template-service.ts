@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.js';
 import { notFound } from '../../core/errors.js';
 import { tangramProducts, templateSensors } from '../../db/schema.js';
 import { presentTangramProduct, presentTemplateSensor } from './presenters.js';
-import { offsetOf, searchAny } from './sql-helpers.js';
+import { offsetOf, searchAny } from '../../db/sql-helpers.js';
 
 /** Page `page` (25 per page) of the modules by model number, each with its sensors; `q` matches name or model number. */
 export async function listTangramProducts(db: Db, query: { page: number; q?: string }): Promise<TTangramProductList> {

@@ -5,7 +5,7 @@ import type { Db } from '../../db/client.js';
 import { notFound } from '../../core/errors.js';
 import { accounts, devices, projectRoleDevices, projectRoleMembers, projectRoles, projects } from '../../db/schema.js';
 import type { TDbOrTx } from '../auth/db-types.js';
-import { offsetOf, searchAny } from '../products/sql-helpers.js';
+import { offsetOf, searchAny } from '../../db/sql-helpers.js';
 import { presentProjectRole, type TProjectRoleView } from './presenters.js';
 
 type TRoleRow = typeof projectRoles.$inferSelect;

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.js';
 import { AppError, conflict } from '../../core/errors.js';
 import { accounts, devices, projectRoleDevices, projectRoleMembers, projectRoles } from '../../db/schema.js';
 import type { TDbOrTx } from '../auth/db-types.js';
-import { isUniqueViolation } from '../products/sql-helpers.js';
+import { isUniqueViolation } from '../../db/sql-helpers.js';
 import { ownedProjectId, ownedRole, presentRole } from './role-queries.js';
 
 /** A 404 whose details name each missing item of the body field `field` by its index. */

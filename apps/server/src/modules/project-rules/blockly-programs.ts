@@ -19,7 +19,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { projectBlocklyPrograms } from '../../db/schema.js';
-import { isUniqueViolation, offsetOf } from '../products/sql-helpers.js';
+import { isUniqueViolation, offsetOf } from '../../db/sql-helpers.js';
 import { loadCompileContext } from './compile-context.js';
 import { compileWorkspace } from './compiler/compile.js';
 import { ownedProject, type TRulesProject } from './ownership.js';

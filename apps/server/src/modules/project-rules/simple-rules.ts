@@ -17,7 +17,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { projectSensors, projectSimpleRules } from '../../db/schema.js';
-import { isUniqueViolation, offsetOf } from '../products/sql-helpers.js';
+import { isUniqueViolation, offsetOf } from '../../db/sql-helpers.js';
 import { ownedProject } from './ownership.js';
 import { presentSimpleRule, type TSimpleRuleRow } from './presenters.js';
 

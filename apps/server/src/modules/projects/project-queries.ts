@@ -4,7 +4,7 @@ import type { TListQuery, TPage, TProject } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../core/errors.js';
 import { devices, products, projects, tangramProducts } from '../../db/schema.js';
-import { offsetOf, searchAny } from '../products/sql-helpers.js';
+import { offsetOf, searchAny } from '../../db/sql-helpers.js';
 import { presentProject, type TProjectView } from './presenters.js';
 
 function selectViews(db: Db, where: SQL | undefined) {

@@ -7,7 +7,7 @@ import type { TSensorDisplay, TSensorDisplayInput } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { sensorDisplay } from '../../db/schema.js';
-import { isUniqueViolation } from '../products/sql-helpers.js';
+import { isUniqueViolation } from '../../db/sql-helpers.js';
 import { ownedSensor } from './ownership.js';
 import { presentDisplay } from './presenters.js';
 

@@ -16,7 +16,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { projectSensors } from '../../db/schema.js';
-import { offsetOf, searchAny } from '../products/sql-helpers.js';
+import { offsetOf, searchAny } from '../../db/sql-helpers.js';
 import { ownedProject } from './ownership.js';
 import { presentSensor, type TSensorRow } from './presenters.js';
 import { applyTelemetryLimit } from './telemetry-limit.js';

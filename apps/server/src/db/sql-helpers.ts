@@ -1,5 +1,5 @@
 /**
- * Small SQL helpers shared by the catalogue modules (products, projects, devices): substring search, paging
+ * Small SQL helpers shared by the modules: substring search, paging
  * offsets and recognising a unique-index violation on both drivers.
  */
 import { ilike, or, type SQL } from 'drizzle-orm';
