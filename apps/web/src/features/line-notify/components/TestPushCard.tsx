@@ -39,7 +39,7 @@ export function TestPushCard({ groupId, disabled }: { groupId: number; disabled:
           columns={[
             { title: t('lineNotify.detail.members'), dataIndex: 'label' },
             {
-              title: '',
+              title: t('lineNotify.detail.status'),
               key: 'status',
               render: (_, r) => (
                 <Tag color={COLORS[r.status]} data-testid="line-test-status">
@@ -47,7 +47,11 @@ export function TestPushCard({ groupId, disabled }: { groupId: number; disabled:
                 </Tag>
               ),
             },
-            { title: '', dataIndex: 'error', render: (e: string | null, r) => (r.status === 'failed' ? e : null) },
+            {
+              title: t('lineNotify.detail.error'),
+              dataIndex: 'error',
+              render: (e: string | null, r) => (r.status === 'failed' ? e : null),
+            },
           ]}
         />
       )}

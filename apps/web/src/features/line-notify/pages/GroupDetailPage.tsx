@@ -76,7 +76,7 @@ export default function GroupDetailPage() {
             { title: t('common.email'), dataIndex: 'email' },
             { title: t('lineNotify.detail.lineName'), dataIndex: 'line_name', render: (v: string | null) => v ?? '—' },
             {
-              title: '',
+              title: t('lineNotify.detail.status'),
               key: 'state',
               render: (_, u) => (
                 <Space>
