@@ -3,11 +3,11 @@
  * re-exports this file, and the same migrations run on PGlite and PostgreSQL.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, doublePrecision, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, doublePrecision, index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { ALERT_LEVELS, ALERT_RESOLVE_REASONS, ALERT_RULE_KINDS, ALERT_STATES } from '@tessera/contracts';
-import { accounts, devices, products, projects, tenants } from './schema.js';
-
-const epochMs = (name: string) => bigint(name, { mode: 'number' });
+import { epochMs } from './columns.js';
+import { accounts, tenants } from './schema-accounts.js';
+import { devices, products, projects } from './schema-catalogue.js';
 
 /**
  * Alerts raised by rules for devices. At most one active (open or acknowledged) alert per (rule kind, rule id,

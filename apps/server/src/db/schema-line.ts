@@ -3,12 +3,11 @@
  * the same migrations run on PGlite and PostgreSQL. Secrets are AES-256-GCM ciphertexts (core/secret-box.ts).
  */
 import { sql } from 'drizzle-orm';
-import { bigint, boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { LINE_PUSH_STATES, type TAlertLevel } from '@tessera/contracts';
-import { accounts, projects, tenants } from './schema.js';
-
-const epochMs = (name: string) => bigint(name, { mode: 'number' });
-const createdAt = () => epochMs('created_at').notNull().default(sql`(extract(epoch from now()) * 1000)::bigint`);
+import { createdAt, epochMs } from './columns.js';
+import { accounts, tenants } from './schema-accounts.js';
+import { projects } from './schema-catalogue.js';
 
 /** A tenant's Line official account (Messaging API channel). `webhook_id` is the opaque id in its webhook URL. */
 export const lineOfficialAccounts = pgTable(

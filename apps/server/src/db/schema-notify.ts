@@ -5,7 +5,8 @@
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { SUBSCRIPTION_SCOPES, type TAlertLevel, type TNotifyChannel } from '@tessera/contracts';
-import { accounts, devices, projects, tenants } from './schema.js';
+import { accounts, tenants } from './schema-accounts.js';
+import { devices, projects } from './schema-catalogue.js';
 
 /**
  * An account's alert subscription for a project (`project_id` set) or one device (`device_id` set): the levels
