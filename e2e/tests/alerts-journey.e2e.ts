@@ -1,7 +1,8 @@
 /**
  * Issue 4 "Done means", end to end in Chromium against the real server: a vendor configures a simple rule on the rule
  * tab; a simulated device streams telemetry that meets it; the alert appears live on alerts/dashboard; a real SMTP
- * server (smtp-server) receives the mail for the project's notification list, each recipient in its own language;
+ * server (smtp-server) receives the mail for the project's notification list, each recipient in its own language, and
+ * its link opens the alert history of the device;
  * the fake LINE API receives the push for the linked user, sent with the channel's access token; with the SMTP
  * server stopped the next alert's mail waits (the console shows it pending) and arrives once SMTP is back.
  */
@@ -124,6 +125,12 @@ describe('a rule fires, the alert shows live and reaches people by email and LIN
     expect(chinese.text).toContain('溫度過高，請檢查冷卻');
     // One mail per recipient for one alert, however long the device kept reporting.
     expect(smtp.mails.filter((m) => m.to.includes(oncall.email))).toHaveLength(1);
+    // The mail's link opens the alert history narrowed to the device.
+    const link = new URL(/https?:\/\/\S+\/alerts\/history\?\S+/.exec(english.text)?.[0] ?? '');
+    await page.goto(`${link.pathname}${link.search}`);
+    expect(await page.getByTestId('alert-filter-device').locator('input').inputValue()).toBe(built.devices[0].tangramId);
+    const alert = await activeAlertOf(built.devices[0].id);
+    await page.getByTestId('alert-history-table').getByTestId(`alert-row-${alert.id}`).waitFor();
   });
 
   it('pushes to the linked LINE user with the channel access token', async () => {
@@ -139,6 +146,8 @@ describe('a rule fires, the alert shows live and reaches people by email and LIN
   it('loses no mail while SMTP is down: the console shows it pending, and it arrives once SMTP is back', async () => {
     const port = smtp.port;
     await smtp.stop();
+    await page.goto('/alerts/dashboard');
+    await page.locator('[data-testid="live-state"][data-state="connected"]').waitFor();
     sim = await streamFrom(1);
     const alert = await eventually(() => activeAlertOf(built.devices[1].id), 15_000);
     await sim.stop();
