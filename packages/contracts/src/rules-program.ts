@@ -6,7 +6,7 @@
  *
  * ```
  * program   = { version: 1, rules: rule[1..20] }
- * rule      = { block_id, condition, actions: action[1..10] }
+ * rule      = { block_id, condition, actions: action[1..10], clear_after_s? }
  * condition = compare | status | and | or | not | held
  * numExpr   = telemetry | number | property | aggregate
  * action    = alert | notify | command
@@ -132,11 +132,16 @@ export const ZRuleAction = z.discriminatedUnion('type', [
 ]);
 export type TRuleAction = z.infer<typeof ZRuleAction>;
 
-/** One rule: when `condition` holds, run `actions` in order. `block_id` is the Blockly block it came from (null: a simple rule). */
+/**
+ * One rule: when `condition` holds, run `actions` in order. `block_id` is the Blockly block it came from (null: a
+ * simple rule). `clear_after_s` (hysteresis, docs/rules.md "Clearing"): once the rule is active it clears only after
+ * its condition has been not-true for that many seconds without a break; absent, the first definite false clears it.
+ */
 export const ZRule = z.object({
   block_id: z.string().nullable(),
   condition: ZRuleCondition,
   actions: z.array(ZRuleAction).min(1).max(RULE_ACTIONS_MAX),
+  clear_after_s: ZRuleWindowS.optional(),
 });
 export type TRule = z.infer<typeof ZRule>;
 
@@ -163,7 +168,8 @@ export interface TSimpleRuleShape {
 /**
  * The program of a simple rule, so the engine evaluates simple rules and Blockly programs alike: `key.slot op
  * threshold` (held for `duration_s` when above 0) raises an alert of `level`, then notifies the chosen channels.
- * Pure.
+ * `duration_s` debounces both ways: the alert also clears only after the condition has not held for `duration_s`
+ * (`clear_after_s`), so a noisy value around the threshold opens one alert, not one per crossing. Pure.
  */
 export function simpleRuleToProgram(rule: TSimpleRuleShape): TRuleProgram {
   const compare: TRuleCondition = {
@@ -175,6 +181,7 @@ export function simpleRuleToProgram(rule: TSimpleRuleShape): TRuleProgram {
   const actions: TRuleAction[] = [{ type: 'alert', level: rule.level, message: rule.message }];
   if (rule.notify_email) actions.push({ type: 'notify', channel: 'email', message: rule.message });
   if (rule.notify_line) actions.push({ type: 'notify', channel: 'line', message: rule.message });
-  const condition: TRuleCondition = rule.duration_s > 0 ? { type: 'held', condition: compare, for_s: rule.duration_s } : compare;
-  return { version: RULE_PROGRAM_VERSION, rules: [{ block_id: null, condition, actions }] };
+  if (rule.duration_s === 0) return { version: RULE_PROGRAM_VERSION, rules: [{ block_id: null, condition: compare, actions }] };
+  const condition: TRuleCondition = { type: 'held', condition: compare, for_s: rule.duration_s };
+  return { version: RULE_PROGRAM_VERSION, rules: [{ block_id: null, condition, actions, clear_after_s: rule.duration_s }] };
 }

@@ -5,6 +5,7 @@ import {
   RULE_ACTIONS_MAX,
   RULE_MESSAGE_MAX,
   RULE_PROPERTY_NAME_MAX,
+  RULE_WINDOW_MIN_S,
   RULE_WINDOW_MAX_S,
   RULES_PER_PROGRAM_MAX,
   simpleRuleToProgram,
@@ -185,8 +186,19 @@ describe('simpleRuleToProgram', () => {
       ],
     });
   });
-  it('wraps the comparison in held when it has a duration', () => {
+  it('wraps the comparison in held when it has a duration, and clears only after as long (hysteresis)', () => {
     const p = simpleRuleToProgram({ ...simple, duration_s: 60 });
     expect(p.rules[0].condition).toMatchObject({ type: 'held', for_s: 60, condition: { type: 'compare' } });
+    expect(p.rules[0].clear_after_s).toBe(60);
+    expect(ZRuleProgram.parse(p)).toEqual(p);
+    expect(simpleRuleToProgram(simple).rules[0]).not.toHaveProperty('clear_after_s');
+  });
+  it('takes clear_after_s within the window bounds only', () => {
+    const withClear = (clear_after_s: number) => ({
+      ...simpleRuleToProgram(simple),
+      rules: [{ ...simpleRuleToProgram(simple).rules[0], clear_after_s }],
+    });
+    expect([RULE_WINDOW_MIN_S, RULE_WINDOW_MAX_S].map((v) => ZRuleProgram.safeParse(withClear(v)).success)).toEqual([true, true]);
+    expect([0, RULE_WINDOW_MAX_S + 1, 1.5].map((v) => ZRuleProgram.safeParse(withClear(v)).success)).toEqual([false, false, false]);
   });
 });

@@ -76,7 +76,8 @@ export const DEMO_USER_DEVICE_COUNT = 2;
 /**
  * The demo project's simple rule (issue 4): the simulator's motor current swings 1.0–2.0 A over a 10-minute duty
  * cycle, so every demo device opens an early warning for about two minutes of each cycle and clears it again —
- * alerts/dashboard has something live to show within minutes of `npm start`.
+ * alerts/dashboard has something live to show within minutes of `npm start`. Held 30 s both ways, so the ±0.05 A
+ * noise around the threshold opens one alert per cycle, not one per crossing (docs/rules.md "Hysteresis").
  */
 export const DEMO_RULE: TSimpleRuleInput = {
   name: 'Motor current high',
@@ -85,7 +86,7 @@ export const DEMO_RULE: TSimpleRuleInput = {
   slot: 'v1',
   op: 'gt',
   threshold: 1.9,
-  duration_s: 0,
+  duration_s: 30,
   level: 'early_warning',
   message: 'Motor current above 1.9 A',
   notify_email: false,

@@ -172,6 +172,41 @@ describe('held', () => {
   });
 });
 
+describe('clear_after_s (hysteresis)', () => {
+  const base = programOf(pick('a'));
+  const program = mustCompile({ ...base, rules: [{ ...base.rules[0], clear_after_s: 60 }] });
+  const rule = program.rules[0];
+  const step = (frame: ReturnType<typeof frameFor> | undefined, a: TTruth, t: number) => {
+    const f = frameFor(program, { ...inputOf({ a }), t }, 0, frame);
+    rule.condition(f);
+    return [f, truthName(rule.clear?.(f) ?? UNKNOWN)] as const;
+  };
+
+  it('clears only once the condition has been not-true for the whole delay; a true evaluation restarts the wait', () => {
+    expect(rule.heldSlots).toBe(1);
+    let [f, r] = step(undefined, TRUE, 0);
+    expect(r).toBe('false');
+    [f, r] = step(f, FALSE, 1_000);
+    expect(r).toBe('false');
+    [f, r] = step(f, TRUE, 30_000); // back above: the wait starts over
+    expect(r).toBe('false');
+    [f, r] = step(f, FALSE, 31_000);
+    [f, r] = step(f, FALSE, 90_999);
+    expect(r).toBe('false');
+    [f, r] = step(f, UNKNOWN, 91_000); // missing data is no evidence of clearing: the wait starts over
+    expect(r).toBe('unknown');
+    [f, r] = step(f, FALSE, 92_000);
+    [f, r] = step(f, FALSE, 151_999);
+    expect(r).toBe('false');
+    [, r] = step(f, FALSE, 152_000);
+    expect(r).toBe('true');
+  });
+
+  it('a rule without clear_after_s has no clear timer (its first definite false clears it)', () => {
+    expect(mustCompile(base).rules[0].clear).toBeNull();
+  });
+});
+
 describe('programs', () => {
   it('a simple rule is a program: simpleRuleToProgram compiles and runs the same evaluator', () => {
     const p = mustCompile(

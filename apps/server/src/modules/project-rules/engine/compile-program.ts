@@ -25,7 +25,12 @@ export interface TCompiledRule {
   keys: ReadonlySet<string>;
   /** The condition reads the status word (a fresh status word evaluates the rule). */
   usesStatus: boolean;
-  /** Number of `held` nodes (the length of the frame's `held` for this rule). */
+  /**
+   * Hysteresis (`clear_after_s`): true once the condition has been not-true for that long without a break — only then
+   * does an active rule clear. Null: the first definite false clears it. It shares the rule's `held` slots.
+   */
+  clear: TCondFn | null;
+  /** Number of `held` nodes, the clear timer's included (the length of the frame's `held` for this rule). */
   heldSlots: number;
   /** The rule's first `alert` action (one alert per rule and device; later alert actions add nothing). */
   alert: { level: TAlertLevel; message: string } | null;
@@ -78,6 +83,9 @@ function compileRule(
 ): TCompiledRule {
   const scope: TRuleScope = { symbols, properties, keys: new Set(), usesStatus: false, held: 0 };
   const condition = compileCondition(rule.condition, scope, 1).fn;
+  const clear = rule.clear_after_s
+    ? compileCondition({ type: 'held', condition: { type: 'not', condition: rule.condition }, for_s: rule.clear_after_s }, scope, 1).fn
+    : null;
   // Action values read telemetry too, but only the condition decides when the rule is evaluated.
   const actionScope: TRuleScope = { symbols, properties, keys: new Set(), usesStatus: false, held: 0 };
   let alert: TCompiledRule['alert'] = null;
@@ -92,6 +100,7 @@ function compileRule(
   return {
     index,
     condition,
+    clear,
     keys: scope.keys,
     usesStatus: scope.usesStatus,
     heldSlots: scope.held,

@@ -82,11 +82,13 @@ export async function evaluateDevice(
       }
       frame.held = runtime.held;
       const truth = rule.condition(frame);
+      // Evaluated every time, like any held timer, so that a true condition restarts it.
+      const clearTruth = rule.clear ? rule.clear(frame) : null;
       counters.evaluations += 1;
       if (truth === TRUE) counters.trueEvaluations += 1;
       else if (truth === UNKNOWN) counters.unknownEvaluations += 1;
       await saveHeld(deps.db, unit, rule, device.id, runtime, state.t);
-      if ((await applyOutcome(deps, { rules, unit, rule, runtime, device, frame, truth })) === 'fired') counters.fired += 1;
+      if ((await applyOutcome(deps, { rules, unit, rule, runtime, device, frame, truth, clearTruth })) === 'fired') counters.fired += 1;
     }
   }
 }

@@ -1,7 +1,8 @@
 /**
  * What one evaluation of one rule for one device does (docs/rules.md "Level and edge", "Alerts"):
  * - unknown changes nothing;
- * - false, after true: the state flips (alert_rule_states) and the active alert resolves as `cleared`;
+ * - false, after true: the state flips (alert_rule_states) and the active alert resolves as `cleared` — for a rule
+ *   with `clear_after_s`, only once the condition has been not-true that long (hysteresis);
  * - true: the alert is opened or counted (level: every true evaluation; edge: opened only on false → true, counted
  *   while active). The rule *fires* — notifications and commands — when this evaluation opened the alert, or (level)
  *   when the alert's repeat is due and claimed. A rule without an alert fires on false → true, and (level) again
@@ -44,6 +45,8 @@ export interface TEvaluation {
   device: TIngestDevice;
   frame: TEvalFrame;
   truth: TTruth;
+  /** The rule's clear timer (`clear_after_s`) at this evaluation; null when the rule has none. */
+  clearTruth: TTruth | null;
 }
 
 /** What happened, for counters and tests. */
@@ -68,6 +71,8 @@ export async function applyOutcome(deps: TEngineDeps, ev: TEvaluation): Promise<
 
 async function onFalse(deps: TEngineDeps, ev: TEvaluation): Promise<TOutcome> {
   if (!ev.runtime.active) return 'false';
+  // Hysteresis: an active rule with a clear delay stays active (alert open, edge not re-armed) until it has passed.
+  if (ev.clearTruth !== null && ev.clearTruth !== TRUE) return 'false';
   const key = keyOf(ev);
   ev.runtime.active = false;
   if (!(await writeTransition(deps.db, key, false, ev.frame.t, null))) return 'false';
