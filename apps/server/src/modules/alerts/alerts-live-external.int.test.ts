@@ -1,32 +1,19 @@
 import { topics, ZLiveAlertMessage, type TLiveAlertMessage } from '@tessera/contracts';
-import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject } from '../../../test/device-factory.js';
 import { buildVendor } from '../../../test/factories.js';
+import { EXTERNAL_MQTT_URL, externalBrokerReachable } from '../../../test/external-broker.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { connectBrowser, subscribeGranted, waitUntil } from '../ingest/ingest-test-kit.js';
 import { insertAlert } from './alerts.fixtures.js';
 import { publishAlertChange } from './publish.js';
 
-/** The system Mosquitto of these machines (anonymous allowed on loopback), as in ingest/external.int.test.ts. */
-const EXTERNAL_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
-
-async function brokerReachable(): Promise<boolean> {
-  try {
-    const c = await mqtt.connectAsync(EXTERNAL_URL, { reconnectPeriod: 0, connectTimeout: 2_000 });
-    await c.endAsync();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const reachable = await brokerReachable();
+const reachable = await externalBrokerReachable();
 
 describe.skipIf(!reachable)(`live alerts with an external broker (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
   beforeAll(async () => {
-    server = await startTestServer({ mqttUrl: EXTERNAL_URL });
+    server = await startTestServer({ mqttUrl: EXTERNAL_MQTT_URL });
   });
   afterAll(() => server.stop());
 

@@ -5,38 +5,27 @@
  */
 import { deviceControlPaths as p, ErrorCode, type TDeviceInfoAnswer, type TSensorCommandAnswer } from '@tessera/contracts';
 import { SIM_FIRMWARE_VERSION, startSimulator } from '@tessera/device-sim';
-import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject, type TBuiltDevice } from '../../../test/device-factory.js';
 import { buildVendor, type TBuiltAccount } from '../../../test/factories.js';
+import { EXTERNAL_MQTT_URL, externalBrokerReachable } from '../../../test/external-broker.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 
-const EXTERNAL_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 const TIMEOUT_MS = 1500;
 
-async function brokerReachable(): Promise<boolean> {
-  try {
-    const c = await mqtt.connectAsync(EXTERNAL_URL, { reconnectPeriod: 0, connectTimeout: 2_000 });
-    await c.endAsync();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-describe.skipIf(!(await brokerReachable()))(`remote control through an external broker (${TEST_DB_KIND})`, () => {
+describe.skipIf(!(await externalBrokerReachable()))(`remote control through an external broker (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
   let vendor: TBuiltAccount;
   let devs: TBuiltDevice[];
   beforeAll(async () => {
-    server = await startTestServer({ mqttUrl: EXTERNAL_URL, commandTimeoutMs: TIMEOUT_MS });
+    server = await startTestServer({ mqttUrl: EXTERNAL_MQTT_URL, commandTimeoutMs: TIMEOUT_MS });
     vendor = await buildVendor(server);
     devs = (await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId, count: 2 })).devices;
   });
   afterAll(() => server.stop());
 
   it('the simulator on the external broker answers getDeviceInfo and sensorCommand', async () => {
-    const sim = await startSimulator({ url: EXTERNAL_URL, devices: [{ ...devs[0], keys: ['temperature'] }], rateHz: 1 });
+    const sim = await startSimulator({ url: EXTERNAL_MQTT_URL, devices: [{ ...devs[0], keys: ['temperature'] }], rateHz: 1 });
     try {
       const info = await server.api<TDeviceInfoAnswer>('POST', p.getDeviceInfo(devs[0].tangramId), { token: vendor.token });
       expect(info.status, JSON.stringify(info.body)).toBe(200);

@@ -2,29 +2,17 @@ import { topics, ZLiveMessage, type TLiveMessage } from '@tessera/contracts';
 import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVendor } from '../../../test/factories.js';
+import { EXTERNAL_MQTT_URL, externalBrokerReachable } from '../../../test/external-broker.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { connectBrowser, telemetryCount, waitUntil } from './ingest-test-kit.js';
 import { buildDeviceProject } from '../../../test/device-factory.js';
 
-/** The system Mosquitto of these machines (anonymous allowed on loopback). */
-const EXTERNAL_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
-
-async function brokerReachable(): Promise<boolean> {
-  try {
-    const c = await mqtt.connectAsync(EXTERNAL_URL, { reconnectPeriod: 0, connectTimeout: 2_000 });
-    await c.endAsync();
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-const reachable = await brokerReachable();
+const reachable = await externalBrokerReachable();
 
 describe.skipIf(!reachable)(`external broker mode, MQTT_URL (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
   beforeAll(async () => {
-    server = await startTestServer({ mqttUrl: EXTERNAL_URL });
+    server = await startTestServer({ mqttUrl: EXTERNAL_MQTT_URL });
   });
   afterAll(() => server.stop());
 
@@ -37,7 +25,7 @@ describe.skipIf(!reachable)(`external broker mode, MQTT_URL (${TEST_DB_KIND})`, 
     await browser.subscribeAsync(topics.live(dev.tangramId), { qos: 0 });
 
     // On the external broker the device's credentials are the broker's business; this Mosquitto is anonymous.
-    const device = await mqtt.connectAsync(EXTERNAL_URL, { username: dev.tangramId, password: dev.secret, reconnectPeriod: 0 });
+    const device = await mqtt.connectAsync(EXTERNAL_MQTT_URL, { username: dev.tangramId, password: dev.secret, reconnectPeriod: 0 });
     const ts = Date.now();
     await device.publishAsync(
       topics.telemetry(dev.tangramId),
@@ -54,7 +42,7 @@ describe.skipIf(!reachable)(`external broker mode, MQTT_URL (${TEST_DB_KIND})`, 
 
     // The server's own publishes go to the external broker (e.g. a retained config a device reads).
     await server.ctx.bus.publish(topics.config(dev.tangramId), JSON.stringify({ version: 1, sensors: [] }), { qos: 1, retain: true });
-    const reader = await mqtt.connectAsync(EXTERNAL_URL, { reconnectPeriod: 0 });
+    const reader = await mqtt.connectAsync(EXTERNAL_MQTT_URL, { reconnectPeriod: 0 });
     const got = new Promise<string>((resolve) => reader.on('message', (_t, p) => resolve(p.toString())));
     await reader.subscribeAsync(topics.config(dev.tangramId));
     expect(JSON.parse(await got)).toEqual({ version: 1, sensors: [] });
