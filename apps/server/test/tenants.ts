@@ -3,6 +3,7 @@
  * of another tenant (whose requests must answer 404 — tenant isolation).
  */
 import { buildUser, buildVendor, type TBuiltAccount } from './factories.js';
+import type { TConfig } from '../src/core/config.js';
 import { startTestServer, type TTestServer } from './helpers.js';
 
 /** A server and three accounts; see the module comment. */
@@ -13,9 +14,12 @@ export interface TTwoTenants {
   other: TBuiltAccount;
 }
 
-/** Starts a test server (PGlite or PostgreSQL per TEST_DB) and builds the three accounts. The caller stops it. */
-export async function startTwoTenants(): Promise<TTwoTenants> {
-  const server = await startTestServer();
+/**
+ * Starts a test server (PGlite or PostgreSQL per TEST_DB, with config `overrides`) and builds the three accounts.
+ * The caller stops it.
+ */
+export async function startTwoTenants(overrides: Partial<TConfig> = {}): Promise<TTwoTenants> {
+  const server = await startTestServer(overrides);
   const vendor = await buildVendor(server);
   const user = await buildUser(server, vendor.tenantId);
   const other = await buildVendor(server);

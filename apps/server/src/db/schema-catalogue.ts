@@ -18,6 +18,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
 import type { TProductFunctions, TStatusGroup } from '@tessera/contracts';
+import { RULE_RENOTIFY_DEFAULT_S } from '@tessera/contracts';
 import { bytea, createdAt, epochMs } from './columns.js';
 import { accounts, tenants } from './schema-accounts.js';
 
@@ -123,7 +124,7 @@ export const projects = pgTable(
       .notNull()
       .default('level'),
     /** Level trigger: while a rule's condition holds, its notifications repeat at most once per this many seconds. */
-    ruleRenotifyS: integer('rule_renotify_s').notNull().default(600),
+    ruleRenotifyS: integer('rule_renotify_s').notNull().default(RULE_RENOTIFY_DEFAULT_S),
     statusGroups: jsonb('status_groups').$type<TStatusGroup[]>().notNull().default([]),
     /** Sensor bus (spec §3 "Project sensor bus"): the interface its devices read sensors on, and the port. */
     sensorIface: text('sensor_iface', { enum: ['SPI', 'UART', 'I2C', 'I2S'] })

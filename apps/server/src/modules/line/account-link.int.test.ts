@@ -10,8 +10,9 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineAccountLinks, lineLinkNonces } from '../../db/schema.js';
 import { lineEvents, startFakeLine, type TFakeLine } from '../../../test/fake-line.js';
-import { buildUser, buildVendor, type TBuiltAccount } from '../../../test/factories.js';
-import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import { buildVendor, type TBuiltAccount } from '../../../test/factories.js';
+import { TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import { startTwoTenants } from '../../../test/tenants.js';
 import { lastReplyText, linkAccount, linkTokenOf, lineUserId, postWebhook, setupChannel, type TTestChannel } from './line.fixtures.js';
 
 describe(`LINE account link (${TEST_DB_KIND})`, () => {
@@ -24,10 +25,7 @@ describe(`LINE account link (${TEST_DB_KIND})`, () => {
   let otherChannel: TTestChannel;
   beforeAll(async () => {
     fake = await startFakeLine();
-    server = await startTestServer({ lineApiBase: fake.url });
-    vendor = await buildVendor(server);
-    user = await buildUser(server, vendor.tenantId);
-    other = await buildVendor(server);
+    ({ server, vendor, user, other } = await startTwoTenants({ lineApiBase: fake.url }));
     channel = await setupChannel(server, vendor);
     otherChannel = await setupChannel(server, other);
   });

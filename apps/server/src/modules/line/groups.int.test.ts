@@ -9,8 +9,9 @@ import {
 } from '@tessera/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { lineEvents, startFakeLine, type TFakeLine } from '../../../test/fake-line.js';
-import { buildUser, buildVendor, type TBuiltAccount } from '../../../test/factories.js';
-import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import type { TBuiltAccount } from '../../../test/factories.js';
+import { TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import { startTwoTenants } from '../../../test/tenants.js';
 import { createProjectVia } from '../projects/catalogue.fixtures.js';
 import { linkAccount, lineGroupId, lineUserId, postWebhook, setupChannel, type TTestChannel } from './line.fixtures.js';
 
@@ -27,10 +28,7 @@ describe(`LINE message-flow groups (${TEST_DB_KIND})`, () => {
   const chatLines = Array.from({ length: LINE_GROUP_MEMBERS_MAX }, lineGroupId);
   beforeAll(async () => {
     fake = await startFakeLine();
-    server = await startTestServer({ lineApiBase: fake.url });
-    vendor = await buildVendor(server);
-    user = await buildUser(server, vendor.tenantId);
-    other = await buildVendor(server);
+    ({ server, vendor, user, other } = await startTwoTenants({ lineApiBase: fake.url }));
     channel = await setupChannel(server, vendor);
     projectId = (await createProjectVia(server, vendor.token, '冷凍庫')).id;
     await linkAccount(server, fake, channel, user, userLine);
