@@ -36,6 +36,8 @@ export const ErrorCode = {
   DeviceError: 'DEVICE_ERROR',
   /** The MQTT broker (or the server's connection to it) is down. */
   BrokerUnavailable: 'BROKER_UNAVAILABLE',
+  /** 503: the database is down, late or restarting; the request may succeed if sent again later. */
+  DatabaseUnavailable: 'DB_UNAVAILABLE',
 } as const;
 
 /** One of the {@link ErrorCode} values. */

@@ -23,6 +23,7 @@ import type { TAppContext } from './context.js';
 import { AppError } from './errors.js';
 import { resolvePrincipal } from './principal.js';
 import { isUniqueViolation } from '../db/sql-helpers.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 
 /** The app with zod schemas as its type provider. */
 export type TApp = FastifyInstance<
@@ -98,6 +99,11 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
     // Two requests racing past a "name taken?" check: the unique index stops the second; that is a conflict, not a 500.
     if (isUniqueViolation(err)) {
       return reply.status(409).send({ code: ErrorCode.Conflict, message: 'it already exists (changed by a concurrent request)' });
+    }
+    // The database is down, late or restarting: the request may succeed later; say so instead of a 500.
+    if (isDatabaseUnavailable(err)) {
+      request.log.warn({ err: (err as Error).message }, 'database unavailable');
+      return reply.status(503).send({ code: ErrorCode.DatabaseUnavailable, message: 'the database is not available; try again shortly' });
     }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ code: ErrorCode.Internal, message: 'internal error' });

@@ -4,6 +4,13 @@
  */
 import { COMMAND_TIMEOUT_DEFAULT_MS, COMMAND_TIMEOUT_MAX_MS, COMMAND_TIMEOUT_MIN_MS } from '@tessera/contracts';
 import { z } from 'zod';
+import { DB_TIMEOUT_DEFAULTS } from '../db/pg-pool.js';
+
+/**
+ * How long a graceful stop (SIGTERM) may take before the process exits anyway, in milliseconds: below `docker stop`'s
+ * 10 s, so the drain finishes before the container runtime kills the process.
+ */
+export const SHUTDOWN_TIMEOUT_DEFAULT_MS = 8_000;
 
 const ZPort = z.coerce.number().int().min(0).max(65535);
 const ZFlag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
@@ -38,6 +45,9 @@ const ZEnv = z.object({
   INGEST_BATCH_MAX: z.coerce.number().int().min(1).max(100_000).default(5_000),
   INGEST_FLUSH_MS: z.coerce.number().int().min(1).max(10_000).default(20),
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(COMMAND_TIMEOUT_MIN_MS).max(COMMAND_TIMEOUT_MAX_MS).default(COMMAND_TIMEOUT_DEFAULT_MS),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DB_TIMEOUT_DEFAULTS.connectMs),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(DB_TIMEOUT_DEFAULTS.statementMs),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(SHUTDOWN_TIMEOUT_DEFAULT_MS),
 });
 
 /** The server's settings. Ports 0 pick a free port (tests). */
@@ -71,6 +81,11 @@ export interface TConfig {
   ingestFlushMs: number;
   /** Remote control: how long a command waits for the device's reply, in milliseconds (docs/decisions/device-control.md). */
   commandTimeoutMs: number;
+  /** PostgreSQL: opening a connection or waiting for a free one, and PostgreSQL's statement_timeout, in ms (db/pg-pool.ts). */
+  dbConnectTimeoutMs: number;
+  dbStatementTimeoutMs: number;
+  /** A graceful stop's deadline, in milliseconds (core/shutdown.ts). */
+  shutdownTimeoutMs: number;
 }
 
 /** Thrown for a bad environment variable; `message` is one line naming it. */
@@ -108,5 +123,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     ingestBatchMax: e.INGEST_BATCH_MAX,
     ingestFlushMs: e.INGEST_FLUSH_MS,
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
+    dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
   };
 }

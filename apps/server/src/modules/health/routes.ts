@@ -1,4 +1,8 @@
-/** GET /healthz: `200 {status, db, broker}` (issue 2), 503 when a part is down. */
+/**
+ * GET /healthz (docs/deployment.md "Health"): `200 {status: "ok", db, broker}` when both are up, 503 with the part
+ * that is down otherwise. Answers within a second whatever the database does: the database's ping has its own
+ * deadline (db/client.ts DB_PING_DEADLINE_MS), and a database that does not answer in time counts as down.
+ */
 import { ZHealth } from '@tessera/contracts';
 import type { TApp } from '../../core/app.js';
 import type { TAppContext } from '../../core/context.js';
