@@ -20,6 +20,7 @@ import { until } from './until.js';
 const ADMIN_URL = process.env.DATABASE_URL ?? '';
 /** Short timeouts, so a frozen database fails a query in about 1 s + the 2 s margin (db/pg-pool.ts). */
 const TIMEOUTS = { connectMs: 1_000, statementMs: 1_000 };
+const POOL_SIZE = 5;
 
 async function health(server: TTestServer): Promise<{ status: number; ms: number; body: { db: string; status: string } }> {
   const started = performance.now();
@@ -53,7 +54,7 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('database faults (postgres)', () =>
   beforeAll(async () => {
     process.on('uncaughtException', onCrash);
     proxy = await startPgProxy({ host: new URL(ADMIN_URL).hostname, port: Number(new URL(ADMIN_URL).port || 5432) });
-    database = await openScratchPostgres(ADMIN_URL, 5, 'tessera_fault', { via: (url) => proxy.urlFor(url), timeouts: TIMEOUTS });
+    database = await openScratchPostgres(ADMIN_URL, POOL_SIZE, 'tessera_fault', { via: (url) => proxy.urlFor(url), timeouts: TIMEOUTS });
     server = await startTestServer({}, database);
     project = await buildDeviceProject(server.ctx.db, { count: 8 });
   });
@@ -101,6 +102,9 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('database faults (postgres)', () =>
     expect(crashes).toEqual([]);
     expect(load.acked()).toBeGreaterThan(3_000);
     expect(await load.lostPoints(server.ctx.db)).toBe(0);
+    // Every connection the terminations hit went back to nobody: once idle, the pool holds only idle ones.
+    const pool = database.pool as pg.Pool;
+    await until(async () => (pool.totalCount === pool.idleCount ? true : undefined));
   });
 
   it('answers CONNACK 3 while the database is down, 5 for wrong credentials once it is up; the simulator waits it out', async () => {
@@ -150,6 +154,46 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('database faults (postgres)', () =>
     await until(async () => ((await health(server)).status === 200 ? true : undefined), 15_000);
     const after = await fetch(`${server.httpUrl}/frontstage/v1/devices`, { headers: { authorization: `Bearer ${vendor.token}` } });
     expect(after.status).toBe(200);
+    expect(crashes).toEqual([]);
+  });
+
+  it('keeps every slot of the pool when connections die inside transactions, at BEGIN or after it', { timeout: 45_000 }, async () => {
+    const pool = database.pool as pg.Pool;
+    const db = server.ctx.db;
+    type TTx = Parameters<Parameters<typeof db.transaction>[0]>[0];
+    const select = (t: TTx) => t.execute(sql`select 1`);
+    const all = (run: () => Promise<unknown>) => Promise.allSettled(Array.from({ length: POOL_SIZE }, run));
+    const healthyRound = async () => {
+      const started = performance.now();
+      const round = await all(() => db.transaction((t) => t.execute(sql`select pg_sleep(0.05)`)));
+      expect(round.filter((r) => r.status === 'rejected')).toEqual([]);
+      expect(performance.now() - started).toBeLessThan(2_000);
+    };
+    await healthyRound();
+
+    // At BEGIN: every open connection of the pool stops answering as a transaction starts on it.
+    proxy.freeze();
+    expect((await all(() => db.transaction(select))).every((r) => r.status === 'rejected')).toBe(true);
+    // The network heals for new connections; the ones that timed out stay dead (their peer is gone).
+    proxy.strandFrozen();
+    await healthyRound();
+
+    // After BEGIN: the connection stops answering in the middle of a transaction.
+    const midway = await db
+      .transaction(async (t) => {
+        await select(t);
+        proxy.freeze();
+        await select(t);
+      })
+      .catch((e: unknown) => e);
+    expect(isDatabaseUnavailable(midway)).toBe(true);
+    proxy.strandFrozen();
+    // The pool's idle connections froze too: each fails its next transaction once and is then replaced.
+    await all(() => db.transaction(select));
+    await healthyRound();
+
+    await until(async () => (pool.totalCount === pool.idleCount ? true : undefined));
+    proxy.thaw();
     expect(crashes).toEqual([]);
   });
 });

@@ -21,6 +21,11 @@ export interface TPgProxy {
   freeze(): void;
   /** Forwards again what was held while frozen, and connects the held connections. */
   thaw(): void;
+  /**
+   * Ends a freeze for new connections only: the ones open now stay frozen for good, never closed (a partition that
+   * outlived them: their peer is gone and nothing tells the client).
+   */
+  strandFrozen(): void;
   /** Proxied connections open now. */
   openConnections(): number;
   /** Stops listening and closes every connection. */
@@ -30,6 +35,8 @@ export interface TPgProxy {
 interface TPair {
   client: Socket;
   upstream: Socket | null;
+  /** Frozen for good (strandFrozen). */
+  stranded?: boolean;
 }
 
 /**
@@ -100,10 +107,15 @@ export async function startPgProxy(target: { host: string; port: number }): Prom
     thaw() {
       frozen = false;
       for (const pair of pairs) {
+        if (pair.stranded) continue;
         if (!pair.upstream) connectUpstream(pair);
         pair.client.resume();
         pair.upstream?.resume();
       }
+    },
+    strandFrozen() {
+      for (const pair of pairs) pair.stranded = true;
+      frozen = false;
     },
     openConnections: () => pairs.size,
     async close() {

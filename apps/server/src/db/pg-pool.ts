@@ -39,9 +39,11 @@ const KEEPALIVE_DELAY_MS = 10_000;
 /** The `application_name` of the server's connections (pg_stat_activity shows it to the operator). */
 export const DB_APPLICATION_NAME = 'tessera';
 
-/** What pg keeps of a client's protocol state: false while a query is still waiting for its answer. */
+/** What pg keeps of a client's connection state (not in its types). */
 interface TClientState {
-  readyForQuery?: boolean;
+  _ending?: boolean;
+  _ended?: boolean;
+  _queryable?: boolean;
 }
 
 /** The pg client settings that carry `timeouts` (shared by the pool and the health probe). */
@@ -83,11 +85,7 @@ export function createPgPool(url: string, poolSize: number, timeouts: TPgTimeout
     client.on('error', onConnectionError);
   });
   pool.on('remove', (client) => open.delete(client));
-  pool.on('release', (_err, client) => {
-    // A query that timed out on the client side is still outstanding on this connection (a transaction's ROLLBACK
-    // queued behind it timed out too): it would block whoever gets it next. Ending it makes pg-pool drop it.
-    if ((client as TClientState).readyForQuery === false) client.end().catch(() => undefined);
-  });
+  pool.on('connect', releaseWhenUnusable);
 
   return {
     pool,
@@ -105,4 +103,44 @@ export function createPgPool(url: string, poolSize: number, timeouts: TPgTimeout
       await settlesWithin(ended, deadlineMs);
     },
   };
+}
+
+/**
+ * True when `client` cannot run another query after `err`: its connection is closing or closed, the server ended the
+ * session (a FATAL error: terminated by an administrator, shutting down), or the query timed out on the client side
+ * and is still outstanding on the connection.
+ */
+function isUnusableAfter(client: pg.PoolClient, err: Error & { severity?: string }): boolean {
+  const state = client as TClientState;
+  if (state._ending || state._ended || state._queryable === false) return true;
+  return err?.message === 'Query read timeout' || err?.severity === 'FATAL' || err?.severity === 'PANIC';
+}
+
+/**
+ * Keeps a lost connection from holding a slot of the pool. drizzle-orm 0.45's node-postgres `transaction()` runs
+ * BEGIN before its try/finally (a BEGIN that fails never releases the client: the pool loses the slot for good) and
+ * releases without the error after a failed ROLLBACK (a dead or timed-out connection would go back to the pool).
+ * So after a failed query that leaves the connection unusable, the client is released at once with the error, which
+ * makes pg-pool destroy it; the holder's own release() then does nothing. Queries of `pool.query` (callback form)
+ * are released with their error by pg-pool itself.
+ */
+function releaseWhenUnusable(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  const guarded = (...args: unknown[]) => {
+    const result = query(...args);
+    if (typeof (result as PromiseLike<unknown> | undefined)?.then === 'function') {
+      (result as Promise<unknown>).catch((err: Error) => {
+        if (!isUnusableAfter(client, err)) return;
+        const release = client.release;
+        client.release = () => undefined;
+        try {
+          release(err);
+        } catch {
+          // Not checked out (already released): pg-pool has dealt with it.
+        }
+      });
+    }
+    return result;
+  };
+  client.query = guarded as typeof client.query;
 }
