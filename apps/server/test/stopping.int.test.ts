@@ -43,7 +43,12 @@ describe('the start command', () => {
     const tree = [top, ...descendantsOf(top)];
     expect(tree.length).toBeGreaterThan(1);
     server.child.kill('SIGTERM');
-    await until(async () => (tree.every((pid) => !isAlive(pid)) ? true : undefined), 20_000);
+    try {
+      await until(async () => (tree.every((pid) => !isAlive(pid)) ? true : undefined), 20_000);
+    } finally {
+      // Whatever outlived the signal would keep its ports: the test's own processes, ended by their pids.
+      for (const pid of tree.filter(isAlive)) process.kill(pid, 'SIGKILL');
+    }
     expect(server.output()).toMatch(/"msg":"stopped"/);
   });
 });
