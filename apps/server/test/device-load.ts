@@ -19,6 +19,8 @@ export interface TDeviceLoad {
   published(): number;
   /** Points acknowledged so far (PUBACK received). */
   acked(): number;
+  /** When (epoch ms) the first acknowledgement at or after `sinceMs` arrived, or null if none has yet. */
+  firstAckSince(sinceMs: number): number | null;
   /** Stops publishing; waits at most `graceMs` for acknowledgements in flight, then disconnects. */
   stop(graceMs?: number): Promise<void>;
   /** How many acknowledged points are missing from the telemetry table (must be 0). */
@@ -40,6 +42,8 @@ export async function startDeviceLoad(opts: {
   const ackedTs = new Map<number, number[]>();
   let published = 0;
   let acked = 0;
+  // One entry per acknowledged message, in arrival order.
+  const ackTimes: number[] = [];
   const clients: MqttClient[] = [];
   const timers: NodeJS.Timeout[] = [];
   for (const device of opts.devices) {
@@ -63,6 +67,7 @@ export async function startDeviceLoad(opts: {
         client.publish(topics.telemetry(device.tangramId), payload, { qos: 1 }, (err) => {
           if (err) return;
           acked += ts.length;
+          ackTimes.push(Date.now());
           mine.push(...ts);
         });
       }, opts.periodMs),
@@ -71,6 +76,7 @@ export async function startDeviceLoad(opts: {
   return {
     published: () => published,
     acked: () => acked,
+    firstAckSince: (sinceMs) => ackTimes.find((t) => t >= sinceMs) ?? null,
     async stop(graceMs = 5_000) {
       for (const t of timers) clearInterval(t);
       const until = Date.now() + graceMs;
