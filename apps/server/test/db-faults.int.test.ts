@@ -145,6 +145,7 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('database faults (postgres)', () =>
       // statement 1 s + margin 2 s on the client side; generous for a loaded machine, far from "forever".
       expect(performance.now() - started).toBeLessThan(8_000);
       expect(res.status).toBe(503);
+      expect(res.headers.get('retry-after')).toBe('5');
       expect(((await res.json()) as { code: string }).code).toBe('DB_UNAVAILABLE');
       const err = await server.ctx.db.execute(sql`select 1`).catch((e: unknown) => e);
       expect(isDatabaseUnavailable(err)).toBe(true);

@@ -34,6 +34,9 @@ export type TApp = FastifyInstance<
   ZodTypeProvider
 >;
 
+/** Seconds a client is told to wait (Retry-After) before resending a request the unavailable database refused. */
+const DB_RETRY_AFTER_S = 5;
+
 /** Builds the app on `ctx`. `webDist`, when it exists, is served at `/` with an SPA fallback. */
 export async function buildApp(ctx: TAppContext): Promise<TApp> {
   const app = Fastify({
@@ -103,7 +106,10 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
     // The database is down, late or restarting: the request may succeed later; say so instead of a 500.
     if (isDatabaseUnavailable(err)) {
       request.log.warn({ err: (err as Error).message }, 'database unavailable');
-      return reply.status(503).send({ code: ErrorCode.DatabaseUnavailable, message: 'the database is not available; try again shortly' });
+      return reply
+        .status(503)
+        .header('retry-after', String(DB_RETRY_AFTER_S))
+        .send({ code: ErrorCode.DatabaseUnavailable, message: 'the database is not available; try again shortly' });
     }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ code: ErrorCode.Internal, message: 'internal error' });
