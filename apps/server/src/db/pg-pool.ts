@@ -83,9 +83,9 @@ export function createPgPool(url: string, poolSize: number, timeouts: TPgTimeout
   pool.on('connect', (client) => {
     open.add(client);
     client.on('error', onConnectionError);
+    releaseWhenUnusable(client);
   });
   pool.on('remove', (client) => open.delete(client));
-  pool.on('connect', releaseWhenUnusable);
 
   return {
     pool,
