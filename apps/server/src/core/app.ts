@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -22,6 +21,7 @@ import { registerModules } from '../modules/index.js';
 import type { TAppContext } from './context.js';
 import { AppError } from './errors.js';
 import { resolvePrincipal } from './principal.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { isUniqueViolation } from '../db/sql-helpers.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
 
@@ -44,24 +44,13 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
     genReqId: () => randomUUID(),
     requestIdHeader: 'x-request-id',
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Only named proxies may set the client's address and scheme; otherwise any client could choose its IP.
+    trustProxy: ctx.config.trustProxy ?? false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        'default-src': ["'self'"],
-        'script-src': ["'self'"],
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:', 'blob:'],
-        'connect-src': ["'self'", 'ws:', 'wss:'],
-        // Custom pages are framed from this host, or from PAGES_ORIGIN when they have their own (modules/custom-pages).
-        'frame-src': ["'self'", ...(ctx.config.pagesOrigin ? [ctx.config.pagesOrigin] : [])],
-      },
-    },
-  });
+  await registerSecurityHeaders(app, ctx.config.pagesOrigin);
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifySwagger, {
     openapi: {

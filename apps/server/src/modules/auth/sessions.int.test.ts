@@ -11,7 +11,8 @@ type TErr = { code: string; message: string };
 describe(`login, lock-out, refresh rotation and logout (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
   beforeAll(async () => {
-    server = await startTestServer();
+    // Behind a proxy on 127.0.0.1 (app.inject's peer): each test's X-Forwarded-For is its client address.
+    server = await startTestServer({ trustProxy: ['127.0.0.1'] });
   });
   afterAll(() => server.stop());
 
