@@ -16,6 +16,8 @@ export const ErrorCode = {
   Unauthenticated: 'AUTH_REQUIRED',
   WrongCredentials: 'AUTH_WRONG_CREDENTIALS',
   AccountLocked: 'AUTH_ACCOUNT_LOCKED',
+  /** Too many wrong passwords from this client address for this account: wait `Retry-After` seconds. */
+  LoginThrottled: 'AUTH_LOGIN_THROTTLED',
   AccountNotFound: 'AUTH_ACCOUNT_NOT_FOUND',
   CodeInvalid: 'AUTH_CODE_INVALID',
   PasswordIncorrect: 'AUTH_PASSWORD_INCORRECT',

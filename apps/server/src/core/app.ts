@@ -82,7 +82,10 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
         .status(400)
         .send({ code: ErrorCode.Validation, message: `invalid ${details[0]?.path || 'input'}: ${details[0]?.message}`, details });
     }
-    if (err instanceof AppError) return reply.status(err.statusCode).send({ code: err.code, message: err.message, details: err.details });
+    if (err instanceof AppError) {
+      if (err.retryAfterS !== undefined) reply.header('retry-after', String(err.retryAfterS));
+      return reply.status(err.statusCode).send({ code: err.code, message: err.message, details: err.details });
+    }
     const status = (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
       const code = status === 429 ? ErrorCode.RateLimited : status === 413 ? ErrorCode.PayloadTooLarge : ErrorCode.Validation;

@@ -122,7 +122,7 @@ export async function deviceControlRoutes(app: TApp, ctx: TAppContext): Promise<
     async (req) => {
       const principal = principalOf(req);
       const device = await visibleDeviceOr404(ctx, principal, req.params.tangramId);
-      await verifyCallerPassword(db, principal.accountId, req.body.password);
+      await verifyCallerPassword(db, principal.accountId, req.body.password, req.ip);
       const deleted = await cleanDeviceData(db, device);
       req.log.info({ tangramId: device.tangramId, accountId: principal.accountId, deleted }, 'device data cleaned');
       return deleted;
