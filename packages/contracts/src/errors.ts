@@ -23,6 +23,8 @@ export const ErrorCode = {
   PasswordIncorrect: 'AUTH_PASSWORD_INCORRECT',
   PasswordReused: 'AUTH_PASSWORD_REUSED',
   Forbidden: 'FORBIDDEN',
+  /** The caller sees the device, but its project role there lacks the permission the route needs. */
+  DevicePermissionDenied: 'DEVICE_PERMISSION_DENIED',
   NotFound: 'NOT_FOUND',
   Validation: 'VALIDATION_FAILED',
   Conflict: 'CONFLICT',

@@ -113,7 +113,7 @@ export function createBrokerHooks(
       if (alertsOf !== null) return done(null, identity && alertsOf === identity.principal.accountId ? sub : null);
       const tangramId = identity ? liveTopicDevice(sub.topic) : null;
       if (!identity || !tangramId) return done(null, null);
-      findVisibleDevice(deps.db, identity.principal, tangramId).then(
+      findVisibleDevice(deps.db, identity.principal, tangramId, 'view_telemetry').then(
         (device) => done(null, device ? sub : null),
         (err: unknown) => {
           deps.log.error({ err }, 'live subscription check failed');
