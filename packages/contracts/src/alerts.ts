@@ -5,7 +5,8 @@
  * acknowledged) per (rule, device). Semantics: docs/rules.md; decisions: docs/decisions/alerts.md.
  */
 import { z } from 'zod';
-import { DAY_MS, DEFAULT_PAGE_LIMIT, HISTORY_RANGE_MAX_DAYS, MAX_PAGE_LIMIT } from './limits.js';
+import { ZEpochMsText, ZIdText, zIntText } from './input.js';
+import { DAY_MS, DEFAULT_PAGE_LIMIT, HISTORY_RANGE_MAX_DAYS, MAX_PAGE, MAX_PAGE_LIMIT } from './limits.js';
 import { zPage } from './pagination.js';
 import { ALERT_LEVELS } from './rules-program.js';
 import { TANGRAM_ID_LENGTH } from './tangram-id.js';
@@ -105,7 +106,7 @@ export function resolveAlertRange(q: { from?: number; to?: number }, nowMs: numb
   return { from: q.from ?? to - ALERT_RANGE_MAX_DAYS * DAY_MS, to };
 }
 
-const epochMsParam = z.coerce.number().int().nonnegative();
+const epochMsParam = ZEpochMsText;
 /** `?from=&to=` (epoch ms, inclusive; see {@link resolveAlertRange}). */
 export const ZAlertRangeQuery = z.object({ from: epochMsParam.optional(), to: epochMsParam.optional() });
 export type TAlertRangeQuery = z.infer<typeof ZAlertRangeQuery>;
@@ -114,8 +115,8 @@ export type TAlertRangeQuery = z.infer<typeof ZAlertRangeQuery>;
 export const ZAlertFilterQuery = ZAlertRangeQuery.extend({
   level: z.enum(ALERT_LEVELS).optional(),
   state: z.enum(ALERT_STATES).optional(),
-  project_id: z.coerce.number().int().positive().optional(),
-  product_id: z.coerce.number().int().positive().optional(),
+  project_id: ZIdText.optional(),
+  product_id: ZIdText.optional(),
   /** A device's full Tangram ID (any case). */
   device: z
     .string()
@@ -127,8 +128,8 @@ export const ZAlertFilterQuery = ZAlertRangeQuery.extend({
 export type TAlertFilterQuery = z.infer<typeof ZAlertFilterQuery>;
 
 const paging = {
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT),
+  page: zIntText(1, MAX_PAGE).default(1),
+  limit: zIntText(1, MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT),
 };
 /** GET alerts: filters plus paging; newest (first seen) first. */
 export const ZAlertListQuery = ZAlertFilterQuery.extend(paging);
@@ -150,7 +151,7 @@ export type TAlertOptions = z.infer<typeof ZAlertOptions>;
 /** GET statistics: filters plus the caller's UTC offset, so days start at the caller's midnight. */
 export const ZAlertStatisticsQuery = ZAlertFilterQuery.extend({
   /** Minutes east of UTC (Taipei +480), i.e. `-new Date().getTimezoneOffset()`. */
-  utc_offset_min: z.coerce.number().int().min(-840).max(840).default(0),
+  utc_offset_min: zIntText(-840, 840).default(0),
 });
 export type TAlertStatisticsQuery = z.infer<typeof ZAlertStatisticsQuery>;
 

@@ -1,5 +1,6 @@
 /** Auth request/response schemas (spec §7 `/authorization/v1`, §5 password and token rules, §3 token payload). */
 import { z } from 'zod';
+import { ZEpochMs, ZId } from './input.js';
 import { ACCOUNT_LEVELS } from './features.js';
 import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, TOKEN_NAME_MAX } from './limits.js';
 import { zPage } from './pagination.js';
@@ -131,7 +132,7 @@ export type TProfileUpdate = z.infer<typeof ZProfileUpdate>;
 /** POST security/api-key: name ≤ 32 (§5); `expires_at` epoch ms or null for permanent. */
 export const ZApiKeyCreate = z.object({
   name: z.string().trim().min(1).max(TOKEN_NAME_MAX),
-  expires_at: z.number().int().positive().nullable(),
+  expires_at: ZEpochMs.positive().nullable(),
 });
 export type TApiKeyCreate = z.infer<typeof ZApiKeyCreate>;
 
@@ -151,7 +152,7 @@ export const ZApiKeyCreated = ZApiKey.extend({ key: z.string() });
 export type TApiKeyCreated = z.infer<typeof ZApiKeyCreated>;
 
 /** POST security/api-key/revoke. */
-export const ZApiKeyRevoke = z.object({ id: z.number().int().positive() });
+export const ZApiKeyRevoke = z.object({ id: ZId });
 
 /** GET security/api-key: the account's keys, newest first, as a page. */
 export const ZApiKeyList = zPage(ZApiKey);
@@ -174,5 +175,5 @@ export type TAccountSummary = z.infer<typeof ZAccountSummary>;
 export const ZAccountList = zPage(ZAccountSummary);
 
 /** POST admin/account/switch: the admin acts as `account_id` (answers that account's token pair). */
-export const ZAccountSwitchRequest = z.object({ account_id: z.number().int().positive() });
+export const ZAccountSwitchRequest = z.object({ account_id: ZId });
 export type TAccountSwitchRequest = z.infer<typeof ZAccountSwitchRequest>;

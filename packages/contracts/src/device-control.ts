@@ -4,6 +4,7 @@
  * password", §8 "password incorrect on clean-data"). Decisions: docs/decisions/device-control.md.
  */
 import { z } from 'zod';
+import { ZIdText } from './input.js';
 import { API } from './api-paths.js';
 import { ZSensorAction } from './device-commands.js';
 import { ZTangramIdParam } from './devices.js';
@@ -137,7 +138,7 @@ export type TUserRule = z.infer<typeof ZUserRule>;
 export const ZUserRuleList = zPage(ZUserRule);
 
 /** `{tangramId}/userRules/{id}` path parameters. */
-export const ZUserRuleParams = ZTangramIdParam.extend({ id: z.coerce.number().int().positive() });
+export const ZUserRuleParams = ZTangramIdParam.extend({ id: ZIdText });
 
 // ── Push notification switch (configFCMStatus) ─────────────────────────────────────────────────────────────
 

@@ -1,5 +1,6 @@
 /** Devices (spec §3 "Device", §7 `/frontstage/v1/devices`, `projects/{id}/devices`). */
 import { z } from 'zod';
+import { ZIdText } from './input.js';
 import { MAX_BULK_DEVICES, NAME_MAX, NAME_SHORT_MAX } from './limits.js';
 import { PROJECT_ROLE_PERMISSIONS } from './project-roles.js';
 import { ZStatusGroups } from './status-word.js';
@@ -99,7 +100,7 @@ export const ZDeviceList = zPage(ZDevice);
 
 /** `?project_id=` filter of the device list, on top of paging and `q`. */
 export const ZDeviceListFilter = z.object({
-  project_id: z.coerce.number().int().positive().optional(),
+  project_id: ZIdText.optional(),
 });
 /** `?page=&limit=&q=&project_id=` of GET devices and v2/devices; `q` matches name, nickname or Tangram ID. */
 export const ZDeviceListQuery = ZListQuery.extend(ZDeviceListFilter.shape);

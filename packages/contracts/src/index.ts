@@ -10,6 +10,7 @@ export * from './errors.js';
 export * from './features.js';
 export * from './health.js';
 export * from './images.js';
+export * from './input.js';
 export * from './limits.js';
 export * from './line.js';
 export * from './notifications.js';

@@ -66,6 +66,8 @@ export const EMAIL_MAX = 254;
 /** Default and largest page size of list endpoints. */
 export const DEFAULT_PAGE_LIMIT = 20;
 export const MAX_PAGE_LIMIT = 200;
+/** The largest page number a list accepts (an offset beyond it is no list anyone pages through). */
+export const MAX_PAGE = 1_000_000;
 
 /** Bulk device registration takes at most this many serial numbers in one call. */
 export const MAX_BULK_DEVICES = 1_000;

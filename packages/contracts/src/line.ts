@@ -5,6 +5,7 @@
  * exceeded"). Delivery uses the LINE Messaging API (not the retired LINE Notify). Decisions: docs/decisions/line.md.
  */
 import { z } from 'zod';
+import { ZId } from './input.js';
 import { ALERT_LEVELS } from './rules-program.js';
 
 const prefix = '/notification/v1';
@@ -147,11 +148,11 @@ export type TLineChats = z.infer<typeof ZLineChats>;
 /** POST/PUT message-flow: a group — which projects' alerts of which levels go to which members. */
 export const ZLineGroupInput = z.object({
   name: z.string().trim().min(1).max(LINE_GROUP_NAME_MAX),
-  project_ids: z.array(z.number().int().positive()).max(200),
+  project_ids: z.array(ZId).max(200),
   levels: z.array(z.enum(ALERT_LEVELS)).min(1),
   /** Member limit (LINE_GROUP_MEMBERS_MAX) is checked by the server so that it answers the spec's message. */
-  account_ids: z.array(z.number().int().positive()).max(1000),
-  chat_ids: z.array(z.number().int().positive()).max(1000),
+  account_ids: z.array(ZId).max(1000),
+  chat_ids: z.array(ZId).max(1000),
 });
 export type TLineGroupInput = z.infer<typeof ZLineGroupInput>;
 

@@ -1,11 +1,12 @@
 /** List paging (spec §3, §7: "Lists read data, page, limit, total_items"). */
 import { z } from 'zod';
-import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from './limits.js';
+import { ZIdText, zIntText } from './input.js';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE, MAX_PAGE_LIMIT } from './limits.js';
 
 /** `?page=&limit=&q=` of every list endpoint; page is 1-based; q is a case-insensitive substring search. */
 export const ZListQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
-  limit: z.coerce.number().int().min(1).max(MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT),
+  page: zIntText(1, MAX_PAGE).default(1),
+  limit: zIntText(1, MAX_PAGE_LIMIT).default(DEFAULT_PAGE_LIMIT),
   q: z.string().trim().max(64).optional(),
 });
 export type TListQuery = z.infer<typeof ZListQuery>;
@@ -29,6 +30,6 @@ export interface TPage<T> {
 /** `{ total }` answered by the `sum` endpoints. */
 export const ZSum = z.object({ total: z.number().int() });
 export type TSum = z.infer<typeof ZSum>;
-/** A numeric path id. */
-export const ZIdParam = z.object({ id: z.coerce.number().int().positive() });
+/** A numeric path id (decimal digits, 1 … 2^31 − 1). */
+export const ZIdParam = z.object({ id: ZIdText });
 export type TIdParam = z.infer<typeof ZIdParam>;

@@ -1,6 +1,7 @@
 /** Products, product classes and the hardware-module catalogue (spec §3, §5, §7 `/frontstage/v1/products`, template). */
 import { z } from 'zod';
-import { DESCRIPTION_MAX, MODEL_MAX, NAME_MAX, NUMBER_MAX, TANGRAM_PRODUCTS_PAGE_SIZE } from './limits.js';
+import { ZId, zIntText } from './input.js';
+import { DESCRIPTION_MAX, MAX_PAGE, MODEL_MAX, NAME_MAX, NUMBER_MAX, TANGRAM_PRODUCTS_PAGE_SIZE } from './limits.js';
 import { ZImageUrl } from './images.js';
 import { zPage } from './pagination.js';
 
@@ -11,7 +12,7 @@ export const ZProductCreate = z.object({
   name: ZName,
   model: z.string().trim().min(1).max(MODEL_MAX),
   number: z.string().trim().min(1).max(NUMBER_MAX),
-  class_id: z.number().int().positive().nullable().optional(),
+  class_id: ZId.nullable().optional(),
   description: z.string().trim().max(DESCRIPTION_MAX).optional(),
   image_url: ZImageUrl.nullable().optional(),
 });
@@ -76,7 +77,7 @@ export type TTangramProduct = z.infer<typeof ZTangramProduct>;
 
 /** `?page=&q=` of template tangramProducts; the page size is fixed at {@link TANGRAM_PRODUCTS_PAGE_SIZE} (§9). */
 export const ZTangramProductQuery = z.object({
-  page: z.coerce.number().int().min(1).default(1),
+  page: zIntText(1, MAX_PAGE).default(1),
   q: z.string().trim().max(64).optional(),
 });
 

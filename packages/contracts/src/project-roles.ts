@@ -5,6 +5,7 @@
  * Decisions (bounds, in-use rule, how members see devices): docs/decisions/project-roles.md.
  */
 import { z } from 'zod';
+import { ZId } from './input.js';
 import { API } from './api-paths.js';
 import { ZEmail } from './auth.js';
 import { NAME_MAX } from './limits.js';
@@ -50,7 +51,7 @@ export const ZProjectRoleInput = z.object({
     .min(1)
     .superRefine((p, ctx) => refineUnique(p, ctx, (x) => x, 'duplicate permission')),
   device_ids: z
-    .array(z.number().int().positive())
+    .array(ZId)
     .min(1)
     .max(PROJECT_ROLE_DEVICES_MAX)
     .superRefine((ids, ctx) => refineUnique(ids, ctx, (x) => x, 'duplicate device')),
@@ -62,7 +63,7 @@ export const ZProjectRoleInput = z.object({
 export type TProjectRoleInput = z.infer<typeof ZProjectRoleInput>;
 
 /** POST project-role: a role of project `project_id`. */
-export const ZProjectRoleCreate = ZProjectRoleInput.extend({ project_id: z.number().int().positive() });
+export const ZProjectRoleCreate = ZProjectRoleInput.extend({ project_id: ZId });
 export type TProjectRoleCreate = z.infer<typeof ZProjectRoleCreate>;
 
 /** PUT project-role/{id}: replaces name, permissions, devices and members (a role never changes project). */

@@ -3,6 +3,7 @@
  * POST notification/email/test"; §9 "cloud fee estimates in TWD"). Decisions: docs/decisions/project-settings.md.
  */
 import { z } from 'zod';
+import { ZId } from './input.js';
 import { API } from './api-paths.js';
 import { ZEmail } from './auth.js';
 
@@ -36,7 +37,7 @@ export const ZNotificationEmails = z.object({
 export type TNotificationEmails = z.infer<typeof ZNotificationEmails>;
 
 /** POST notification/email/test: sends a test mail to every address of the project's list. */
-export const ZNotificationEmailTest = z.object({ project_id: z.number().int().positive() });
+export const ZNotificationEmailTest = z.object({ project_id: ZId });
 export type TNotificationEmailTest = z.infer<typeof ZNotificationEmailTest>;
 
 /** The answer of POST notification/email/test: how many mails went into the outbox. */

@@ -1,5 +1,6 @@
 /** Projects (spec §3 "Project", §7 `/frontstage/v1/projects`). */
 import { z } from 'zod';
+import { ZId } from './input.js';
 import { DESCRIPTION_MAX, NAME_MAX } from './limits.js';
 import { zPage } from './pagination.js';
 import { ZStatusGroups } from './status-word.js';
@@ -11,8 +12,8 @@ export const RULE_TYPES = ['level', 'edge'] as const;
 export const ZProjectCreate = z.object({
   name: z.string().trim().min(1).max(NAME_MAX),
   description: z.string().trim().max(DESCRIPTION_MAX).optional(),
-  product_id: z.number().int().positive(),
-  tangram_product_id: z.number().int().positive(),
+  product_id: ZId,
+  tangram_product_id: ZId,
   device_authz_method: z.enum(DEVICE_AUTHZ_METHODS).default('all'),
 });
 export type TProjectCreate = z.infer<typeof ZProjectCreate>;
@@ -27,7 +28,7 @@ export const ZProjectUpdate = z.object({
 export type TProjectUpdate = z.infer<typeof ZProjectUpdate>;
 
 /** POST projects/copy. */
-export const ZProjectCopy = z.object({ id: z.number().int().positive(), name: z.string().trim().min(1).max(NAME_MAX) });
+export const ZProjectCopy = z.object({ id: ZId, name: z.string().trim().min(1).max(NAME_MAX) });
 export type TProjectCopy = z.infer<typeof ZProjectCopy>;
 
 /**

@@ -5,6 +5,7 @@
  * Decisions and limits: docs/decisions/rules.md.
  */
 import { z } from 'zod';
+import { ZIdText } from './input.js';
 import { API } from './api-paths.js';
 import { NAME_MAX } from './limits.js';
 import { zPage } from './pagination.js';
@@ -50,8 +51,8 @@ export const rulePaths = {
 
 /** `{id}` (project) and `{ruleId}` path parameters. */
 export const ZProjectRuleParams = z.object({
-  id: z.coerce.number().int().positive(),
-  ruleId: z.coerce.number().int().positive(),
+  id: ZIdText,
+  ruleId: ZIdText,
 });
 
 const ruleName = z.string().trim().min(1).max(NAME_MAX);

@@ -3,6 +3,7 @@
  * §7 sensors calls, §8 "telemetry count over limit (excess set disabled)"). Decisions: docs/decisions/sensors.md.
  */
 import { z } from 'zod';
+import { ZId } from './input.js';
 import { API } from './api-paths.js';
 import {
   DEFAULT_BATCH,
@@ -87,7 +88,7 @@ export const ZSensorBulkCreate = z.object({
 /** PUT v2 {id}/profile/sensors: several existing sensors updated at once by id (the configure tab's save). */
 export const ZSensorBulkUpdate = z.object({
   sensors: z
-    .array(ZSensorUpdate.extend({ id: z.number().int().positive() }))
+    .array(ZSensorUpdate.extend({ id: ZId }))
     .min(1)
     .max(TELEMETRY_VALUE_SLOTS * 4),
 });
@@ -147,7 +148,7 @@ export const ZSensorDisplayInput = z
   });
 export type TSensorDisplayInput = z.infer<typeof ZSensorDisplayInput>;
 /** POST sensorDisplay: settings for a sensor that has none yet. */
-export const ZSensorDisplayCreate = z.intersection(z.object({ sensor_id: z.number().int().positive() }), ZSensorDisplayInput);
+export const ZSensorDisplayCreate = z.intersection(z.object({ sensor_id: ZId }), ZSensorDisplayInput);
 /** A sensor's display settings as presented. */
 export const ZSensorDisplay = z.object({
   sensor_id: z.number().int(),
@@ -159,7 +160,7 @@ export const ZSensorDisplay = z.object({
 export type TSensorDisplay = z.infer<typeof ZSensorDisplay>;
 
 /** POST sync: publish a project's configuration to its devices. */
-export const ZSyncRequest = z.object({ project_id: z.number().int().positive() });
+export const ZSyncRequest = z.object({ project_id: ZId });
 /** POST sync answer: how many devices were sent the retained config, and its version (epoch ms). */
 export const ZSyncResult = z.object({ devices: z.number().int(), version: z.number().int() });
 export type TSyncResult = z.infer<typeof ZSyncResult>;

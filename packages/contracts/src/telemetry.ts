@@ -1,5 +1,6 @@
 /** Time series API (spec §7 `/frontstage-ts/v1`, §5 history range). Times are epoch milliseconds. */
 import { z } from 'zod';
+import { EPOCH_MS_MAX, ZEpochMsText, zIntText } from './input.js';
 import { DEFAULT_CHART_WIDTH, MAX_CHART_WIDTH, TELEMETRY_KEY_MAX } from './limits.js';
 import { ZTangramId } from './tangram-id.js';
 
@@ -34,8 +35,8 @@ export type TAggFn = z.infer<typeof ZAggFn>;
 export const ZTimeseriesQuery = z.object({
   tangramId: ZTangramId,
   key: ZTelemetryKey,
-  startTs: z.coerce.number().int().nonnegative(),
-  endTs: z.coerce.number().int().positive(),
+  startTs: ZEpochMsText,
+  endTs: zIntText(1, EPOCH_MS_MAX),
   fn: ZAggFn.default('avg'),
   /**
    * When true, each bucket's value is the difference from the previous bucket. A query string carries "true" or
@@ -43,7 +44,7 @@ export const ZTimeseriesQuery = z.object({
    */
   diff: z.stringbool().default(false),
   /** The chart's width in points; responses hold at most ~2× this many buckets. */
-  width: z.coerce.number().int().min(10).max(MAX_CHART_WIDTH).default(DEFAULT_CHART_WIDTH),
+  width: zIntText(10, MAX_CHART_WIDTH).default(DEFAULT_CHART_WIDTH),
 });
 export type TTimeseriesQuery = z.infer<typeof ZTimeseriesQuery>;
 
@@ -64,8 +65,8 @@ export type TTimeseriesResponse = z.infer<typeof ZTimeseriesResponse>;
 export const ZRawTimeseriesQuery = z.object({
   tangramId: ZTangramId,
   key: ZTelemetryKey,
-  startTs: z.coerce.number().int().nonnegative(),
-  endTs: z.coerce.number().int().positive(),
+  startTs: ZEpochMsText,
+  endTs: zIntText(1, EPOCH_MS_MAX),
 });
 export type TRawTimeseriesQuery = z.infer<typeof ZRawTimeseriesQuery>;
 
@@ -141,7 +142,7 @@ export const ZTangramIdQuery = z.object({ tangramId: ZTangramId });
 export const ZLatestNQuery = z.object({
   tangramId: ZTangramId,
   key: ZTelemetryKey,
-  n: z.coerce.number().int().min(1).max(1_000).default(100),
+  n: zIntText(1, 1_000).default(100),
 });
 export type TLatestNQuery = z.infer<typeof ZLatestNQuery>;
 
@@ -156,8 +157,8 @@ export const ZDownloadQuery = z.object({
     .string()
     .max(33 * 64)
     .optional(),
-  startTs: z.coerce.number().int().nonnegative(),
-  endTs: z.coerce.number().int().positive(),
+  startTs: ZEpochMsText,
+  endTs: zIntText(1, EPOCH_MS_MAX),
 });
 export type TDownloadQuery = z.infer<typeof ZDownloadQuery>;
 

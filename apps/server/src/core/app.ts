@@ -21,6 +21,7 @@ import { registerModules } from '../modules/index.js';
 import type { TAppContext } from './context.js';
 import { AppError } from './errors.js';
 import { resolvePrincipal } from './principal.js';
+import { registerInputGuard } from './input-guard.js';
 import { registerSecurityHeaders } from './security-headers.js';
 import { isUniqueViolation } from '../db/sql-helpers.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
@@ -63,6 +64,7 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
+  registerInputGuard(app);
   app.decorateRequest('principal', null);
   app.decorateRequest('authFailure', null);
   app.addHook('onRequest', async (request) => {
