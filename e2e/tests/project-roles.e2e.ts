@@ -2,7 +2,7 @@
  * Issue 3 project roles in Chromium: the roles tab's empty state, creating a role (permissions, devices searched on
  * the server, member emails) with the schema's refusals and the server's "not a user of your organisation", the
  * unsaved-changes prompt, a role in use explained instead of deleted, the member user seeing exactly the role's
- * devices in the device list, and deleting the role once it has no members.
+ * devices in the device list and only the device tabs its permissions open, and deleting the role once it has no members.
  */
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
@@ -120,6 +120,17 @@ describe('project roles tab (Chromium)', () => {
     await userPage.getByTestId(`device-row-${tangram.C1}`).waitFor();
     expect(await userPage.getByTestId(`device-row-${tangram.C2}`).count()).toBe(1);
     expect(await userPage.getByTestId(`device-row-${tangram.C3}`).count()).toBe(0);
+
+    // The role holds view_telemetry and view_history: the device opens those tabs only, and a link to another
+    // (remote control) lands on the first one it opens.
+    await userPage.goto(`/device/detail/${tangram.C1}/remote-control`);
+    await userPage.waitForURL(/\/telemetry-status$/);
+    await userPage.getByTestId('tab-history-chart').waitFor();
+    expect(await userPage.getByTestId('tab-realtime-chart').count()).toBe(1);
+    expect(await userPage.getByTestId('tab-remote-control').count()).toBe(0);
+    expect(await userPage.getByTestId('tab-app-rules').count()).toBe(0);
+    expect(await userPage.getByTestId('fcm-switch').count()).toBe(0);
+    await snap(userPage, 'project-role-member-device');
     await context.close();
   });
 

@@ -4,10 +4,14 @@
  * (docs/protocol.md).
  */
 import { topics, ZDeviceConfig, type TTelemetryPoint } from '@tessera/contracts';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { answerCommand } from './commands.js';
 import { nextStatusWord, seededRandom, valuesOf, type TRandom } from './generators.js';
+import { connectWithBackoff } from './reconnect.js';
 import { applyConfig, dueKeys, initialSchedule, tickMs, type TSchedule } from './schedule.js';
+
+/** How long stop() waits for the acknowledgements of publishes in flight, in milliseconds. */
+export const STOP_GRACE_MS = 1_000;
 
 /** Counters shared by the devices of one simulator. */
 export interface TSimCounters {
@@ -15,6 +19,8 @@ export interface TSimCounters {
   acked: number;
   commandsAnswered: number;
   configsApplied: number;
+  /** Connections refused or lost (each is retried with backoff). */
+  refusals: number;
 }
 
 /** How one device runs. */
@@ -50,14 +56,21 @@ export class SimulatedDevice {
     this.statusWord = 0x01_0000_0000 + (o.seed & 0xffff) * 0x100;
   }
 
-  /** Connects, subscribes to commands and config, and starts publishing. */
+  /**
+   * Connects (reconnect.ts: backoff, retries after any refusal once connected), subscribes to commands and config
+   * (MQTT.js subscribes again after a reconnect), and starts publishing.
+   * @throws the first connection's refusal or socket error, except "server unavailable", which is waited out.
+   */
   static async start(o: TDeviceRunOptions): Promise<SimulatedDevice> {
-    const client = await mqtt.connectAsync(o.url, {
-      username: o.tangramId,
-      password: o.secret,
-      clientId: `sim-${o.tangramId}`,
-      reconnectPeriod: 2000,
-    });
+    const client = await connectWithBackoff(
+      o.url,
+      { username: o.tangramId, password: o.secret, clientId: `sim-${o.tangramId}` },
+      {
+        onRefused: () => {
+          o.counters.refusals += 1;
+        },
+      },
+    );
     const device = new SimulatedDevice(client, o);
     client.on('message', (topic, payload) => device.onMessage(topic, payload));
     await client.subscribeAsync([`devices/${o.tangramId}/commands/+`, topics.config(o.tangramId)], { qos: 1 });
@@ -67,11 +80,23 @@ export class SimulatedDevice {
     return device;
   }
 
-  /** Stops publishing and disconnects. */
-  async stop(): Promise<void> {
+  /**
+   * Stops publishing, waits at most `graceMs` for the acknowledgements of publishes in flight, and disconnects. The
+   * wait is bounded because a server that stopped acknowledging (its database is down, it is shutting down) would
+   * otherwise keep the simulator from ever stopping.
+   */
+  async stop(graceMs = STOP_GRACE_MS): Promise<void> {
     if (this.tick) clearInterval(this.tick);
     if (this.statusTimer) clearInterval(this.statusTimer);
-    await this.client.endAsync();
+    if (Object.keys(this.client.outgoing).length > 0 && this.client.connected) {
+      let timer: NodeJS.Timeout | undefined;
+      await new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, graceMs);
+        this.client.once('outgoingEmpty', resolve);
+      });
+      clearTimeout(timer);
+    }
+    await this.client.endAsync(true);
   }
 
   private restartTicker(): void {

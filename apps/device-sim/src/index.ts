@@ -29,19 +29,22 @@ export interface TSimOptions {
 /** A running simulator. */
 export interface TSimulator {
   /** Points published and acknowledged so far. */
-  stats(): { published: number; acked: number; commandsAnswered: number; configsApplied: number };
-  stop(): Promise<void>;
+  stats(): TSimCounters;
+  /** Stops every device (each waits at most `graceMs` for its acknowledgements; device.ts STOP_GRACE_MS by default). */
+  stop(graceMs?: number): Promise<void>;
 }
 
 /** Default status period, in milliseconds. */
 export const DEFAULT_STATUS_PERIOD_MS = 10_000;
 
 /**
- * Connects every device and starts publishing. Resolves once all are connected.
- * @throws the connection error of the first device that could not connect (the others are stopped).
+ * Connects every device and starts publishing. Resolves once all are connected; from then on each device
+ * reconnects by itself after any refusal or lost connection, with backoff (reconnect.ts).
+ * @throws the connection error of the first device that could not connect (the others are stopped); a server
+ * answering "server unavailable" is waited out, not an error.
  */
 export async function startSimulator(opts: TSimOptions): Promise<TSimulator> {
-  const counters: TSimCounters = { published: 0, acked: 0, commandsAnswered: 0, configsApplied: 0 };
+  const counters: TSimCounters = { published: 0, acked: 0, commandsAnswered: 0, configsApplied: 0, refusals: 0 };
   const rateHz = opts.rateHz ?? 1;
   const started = await Promise.allSettled(
     opts.devices.map((d, i) =>
@@ -66,8 +69,8 @@ export async function startSimulator(opts: TSimOptions): Promise<TSimulator> {
   }
   return {
     stats: () => ({ ...counters }),
-    stop: async () => {
-      await Promise.all(devices.map((d) => d.stop()));
+    stop: async (graceMs) => {
+      await Promise.all(devices.map((d) => d.stop(graceMs)));
     },
   };
 }
@@ -75,3 +78,5 @@ export async function startSimulator(opts: TSimOptions): Promise<TSimulator> {
 export { applyConfig, initialSchedule } from './schedule.js';
 export { answerCommand, SIM_FIRMWARE_VERSION } from './commands.js';
 export { DEFAULT_KEYS, valuesOf } from './generators.js';
+export { RECONNECT_FIRST_MS, RECONNECT_MAX_MS, reconnectDelayMs } from './reconnect.js';
+export type { TSimCounters } from './device.js';

@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import type { InjectOptions } from 'fastify';
 import pg from 'pg';
 import pino from 'pino';
-import { openPglite, openPostgres, type Database } from '../src/db/client.js';
+import { openPglite, openPostgres, type Database, type TPostgresOptions } from '../src/db/client.js';
 import { loadConfig, type TConfig } from '../src/core/config.js';
 import { startServer, type TRunningServer } from '../src/core/server.js';
 
@@ -26,9 +26,15 @@ export async function openTestDatabase(): Promise<Database> {
 
 /**
  * Creates `<prefix>_<random>` on the PostgreSQL server of `adminUrl` and opens it with `poolSize` connections;
- * closing the answer drops the database (tests and benchmarks never touch an existing one).
+ * closing the answer drops the database (tests and benchmarks never touch an existing one). `opts.via` rewrites the
+ * URL the pool connects to (a fault proxy, test/pg-proxy.ts); the database is created and dropped directly.
  */
-export async function openScratchPostgres(adminUrl: string, poolSize: number, prefix: string): Promise<Database> {
+export async function openScratchPostgres(
+  adminUrl: string,
+  poolSize: number,
+  prefix: string,
+  opts: Omit<TPostgresOptions, 'poolSize'> & { via?: (url: string) => string } = {},
+): Promise<Database & { name: string }> {
   const name = `${prefix}_${randomBytes(6).toString('hex')}`;
   const admin = async (statement: string) => {
     const client = new pg.Client({ connectionString: adminUrl });
@@ -42,13 +48,15 @@ export async function openScratchPostgres(adminUrl: string, poolSize: number, pr
   await admin(`create database ${name}`);
   const url = new URL(adminUrl);
   url.pathname = `/${name}`;
-  const database = await openPostgres(url.toString(), poolSize);
+  const database = await openPostgres(opts.via ? opts.via(url.toString()) : url.toString(), { ...opts, poolSize });
   const close = database.close;
-  database.close = async () => {
-    await close();
-    await admin(`drop database if exists ${name} with (force)`);
-  };
-  return database;
+  return Object.assign(database, {
+    name,
+    close: async (deadlineMs?: number) => {
+      await close(deadlineMs);
+      await admin(`drop database if exists ${name} with (force)`);
+    },
+  });
 }
 
 /** A running test server plus shortcuts. */

@@ -19,9 +19,14 @@ function runMain(env: Record<string, string>, until: RegExp, timeoutMs = 60_000)
     const child = spawn(TSX, [MAIN], { env: { ...inherited, LOG_LEVEL: 'info', DEMO: '0', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs);
+    let signalled = false;
     const onData = (d: Buffer) => {
       out += d.toString();
-      if (until.test(out)) child.kill('SIGTERM');
+      // Once: a second SIGTERM reaching tsx after its child exited makes tsx exit 143 itself.
+      if (!signalled && until.test(out)) {
+        signalled = true;
+        child.kill('SIGTERM');
+      }
     };
     child.stdout.on('data', onData);
     child.stderr.on('data', onData);

@@ -96,7 +96,13 @@ export type TResetPasswordRequest = z.infer<typeof ZResetPasswordRequest>;
 
 /** PUT pwd: change password; new differs from old (§5). Also used by /setpwd. */
 export const ZChangePasswordRequest = z
-  .object({ old_password: z.string().min(1).max(128), password: ZPassword, confirm_password: z.string() })
+  .object({
+    old_password: z.string().min(1).max(128),
+    password: ZPassword,
+    confirm_password: z.string(),
+    /** The caller's current refresh token: its session stays, every other session of the account ends. */
+    refresh_token: z.string().min(1).max(256).optional(),
+  })
   .refine((r) => r.password === r.confirm_password, { path: ['confirm_password'], message: 'does not match' })
   .refine((r) => r.password !== r.old_password, { path: ['password'], message: 'must differ from the old password' });
 export type TChangePasswordRequest = z.infer<typeof ZChangePasswordRequest>;

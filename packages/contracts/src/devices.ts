@@ -1,6 +1,7 @@
 /** Devices (spec §3 "Device", §7 `/frontstage/v1/devices`, `projects/{id}/devices`). */
 import { z } from 'zod';
 import { MAX_BULK_DEVICES, NAME_MAX, NAME_SHORT_MAX } from './limits.js';
+import { PROJECT_ROLE_PERMISSIONS } from './project-roles.js';
 import { ZStatusGroups } from './status-word.js';
 import { ZListQuery, zPage } from './pagination.js';
 import { TANGRAM_ID_LENGTH, TANGRAM_PART_WIDTHS, ZSerialNumber } from './tangram-id.js';
@@ -112,5 +113,11 @@ export const ZDeviceDetail = ZDevice.extend({
   status_groups: ZStatusGroups,
   sensors: z.array(z.object({ key: z.string(), name: z.string(), unit: z.string(), value_count: z.number().int(), enabled: z.boolean() })),
   ingest_rejected: ZDeviceIngestStats,
+  /**
+   * What the caller may do with this device: every permission for vendors, admins and users authorised to it, the
+   * union of their roles' permissions for project-role members (docs/decisions/project-roles.md); the console hides
+   * what is not there.
+   */
+  permissions: z.array(z.enum(PROJECT_ROLE_PERMISSIONS)),
 });
 export type TDeviceDetail = z.infer<typeof ZDeviceDetail>;

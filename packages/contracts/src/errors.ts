@@ -16,11 +16,15 @@ export const ErrorCode = {
   Unauthenticated: 'AUTH_REQUIRED',
   WrongCredentials: 'AUTH_WRONG_CREDENTIALS',
   AccountLocked: 'AUTH_ACCOUNT_LOCKED',
+  /** Too many wrong passwords from this client address for this account: wait `Retry-After` seconds. */
+  LoginThrottled: 'AUTH_LOGIN_THROTTLED',
   AccountNotFound: 'AUTH_ACCOUNT_NOT_FOUND',
   CodeInvalid: 'AUTH_CODE_INVALID',
   PasswordIncorrect: 'AUTH_PASSWORD_INCORRECT',
   PasswordReused: 'AUTH_PASSWORD_REUSED',
   Forbidden: 'FORBIDDEN',
+  /** The caller sees the device, but its project role there lacks the permission the route needs. */
+  DevicePermissionDenied: 'DEVICE_PERMISSION_DENIED',
   NotFound: 'NOT_FOUND',
   Validation: 'VALIDATION_FAILED',
   Conflict: 'CONFLICT',
@@ -36,6 +40,8 @@ export const ErrorCode = {
   DeviceError: 'DEVICE_ERROR',
   /** The MQTT broker (or the server's connection to it) is down. */
   BrokerUnavailable: 'BROKER_UNAVAILABLE',
+  /** 503: the database is down, late or restarting; the request may succeed if sent again later. */
+  DatabaseUnavailable: 'DB_UNAVAILABLE',
 } as const;
 
 /** One of the {@link ErrorCode} values. */

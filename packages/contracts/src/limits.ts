@@ -87,9 +87,21 @@ export const DEVICE_TS_MIN_MS = 946_684_800_000;
 /** How far ahead of the server's clock a device timestamp may be, in milliseconds (one day). */
 export const DEVICE_TS_MAX_AHEAD_MS = 86_400_000;
 
-/** Login lock-out: this many consecutive failures lock the account for ACCOUNT_LOCK_MS. */
-export const MAX_LOGIN_FAILURES = 5;
+/**
+ * Account lock-out (docs/decisions/auth.md "Wrong passwords"): this many consecutive wrong login passwords, from any
+ * number of client addresses, lock the account for ACCOUNT_LOCK_MS (a reset by mail lifts the lock).
+ */
+export const MAX_LOGIN_FAILURES = 20;
 export const ACCOUNT_LOCK_MS = 15 * 60_000;
+/**
+ * Per (account, client address) slow-down before any lock: the first LOGIN_FREE_FAILURES wrong passwords answer at
+ * once; after that the pair must wait 1 s, 2 s, 4 s, … (doubling, at most LOGIN_THROTTLE_MAX_MS) between attempts.
+ * Failures are forgotten LOGIN_THROTTLE_MEMORY_MS after the last one. clean-data passwords have a throttle of their own.
+ */
+export const LOGIN_FREE_FAILURES = 3;
+export const LOGIN_THROTTLE_BASE_MS = 1_000;
+export const LOGIN_THROTTLE_MAX_MS = 15 * 60_000;
+export const LOGIN_THROTTLE_MEMORY_MS = 24 * 3600_000;
 /** Access-token lifetime (JWT `exp`), in seconds; refresh-token lifetime, in seconds. */
 export const ACCESS_TOKEN_TTL_S = 15 * 60;
 export const REFRESH_TOKEN_TTL_S = 30 * 24 * 3600;

@@ -4,7 +4,6 @@
  */
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import fastifyHelmet from '@fastify/helmet';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
@@ -22,7 +21,9 @@ import { registerModules } from '../modules/index.js';
 import type { TAppContext } from './context.js';
 import { AppError } from './errors.js';
 import { resolvePrincipal } from './principal.js';
+import { registerSecurityHeaders } from './security-headers.js';
 import { isUniqueViolation } from '../db/sql-helpers.js';
+import { isDatabaseUnavailable } from '../db/unavailable.js';
 
 /** The app with zod schemas as its type provider. */
 export type TApp = FastifyInstance<
@@ -33,6 +34,9 @@ export type TApp = FastifyInstance<
   ZodTypeProvider
 >;
 
+/** Seconds a client is told to wait (Retry-After) before resending a request the unavailable database refused. */
+const DB_RETRY_AFTER_S = 5;
+
 /** Builds the app on `ctx`. `webDist`, when it exists, is served at `/` with an SPA fallback. */
 export async function buildApp(ctx: TAppContext): Promise<TApp> {
   const app = Fastify({
@@ -40,24 +44,13 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
     genReqId: () => randomUUID(),
     requestIdHeader: 'x-request-id',
     bodyLimit: 1024 * 1024,
-    trustProxy: true,
+    // Only named proxies may set the client's address and scheme; otherwise any client could choose its IP.
+    trustProxy: ctx.config.trustProxy ?? false,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        'default-src': ["'self'"],
-        'script-src': ["'self'"],
-        'style-src': ["'self'", "'unsafe-inline'"],
-        'img-src': ["'self'", 'data:', 'blob:'],
-        'connect-src': ["'self'", 'ws:', 'wss:'],
-        // Custom pages are framed from this host, or from PAGES_ORIGIN when they have their own (modules/custom-pages).
-        'frame-src': ["'self'", ...(ctx.config.pagesOrigin ? [ctx.config.pagesOrigin] : [])],
-      },
-    },
-  });
+  await registerSecurityHeaders(app, ctx.config.pagesOrigin);
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifySwagger, {
     openapi: {
@@ -89,7 +82,10 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
         .status(400)
         .send({ code: ErrorCode.Validation, message: `invalid ${details[0]?.path || 'input'}: ${details[0]?.message}`, details });
     }
-    if (err instanceof AppError) return reply.status(err.statusCode).send({ code: err.code, message: err.message, details: err.details });
+    if (err instanceof AppError) {
+      if (err.retryAfterS !== undefined) reply.header('retry-after', String(err.retryAfterS));
+      return reply.status(err.statusCode).send({ code: err.code, message: err.message, details: err.details });
+    }
     const status = (err as { statusCode?: number }).statusCode;
     if (status && status >= 400 && status < 500) {
       const code = status === 429 ? ErrorCode.RateLimited : status === 413 ? ErrorCode.PayloadTooLarge : ErrorCode.Validation;
@@ -98,6 +94,14 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
     // Two requests racing past a "name taken?" check: the unique index stops the second; that is a conflict, not a 500.
     if (isUniqueViolation(err)) {
       return reply.status(409).send({ code: ErrorCode.Conflict, message: 'it already exists (changed by a concurrent request)' });
+    }
+    // The database is down, late or restarting: the request may succeed later; say so instead of a 500.
+    if (isDatabaseUnavailable(err)) {
+      request.log.warn({ err: (err as Error).message }, 'database unavailable');
+      return reply
+        .status(503)
+        .header('retry-after', String(DB_RETRY_AFTER_S))
+        .send({ code: ErrorCode.DatabaseUnavailable, message: 'the database is not available; try again shortly' });
     }
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ code: ErrorCode.Internal, message: 'internal error' });

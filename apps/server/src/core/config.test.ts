@@ -22,6 +22,29 @@ describe('loadConfig', () => {
     expect(() => loadConfig({ SECRETS_KEY: 'short' })).toThrow(/SECRETS_KEY/);
   });
 
+  it('bounds database waits and the stop by default, and takes other values in milliseconds', () => {
+    expect(loadConfig({})).toMatchObject({ dbConnectTimeoutMs: 5_000, dbStatementTimeoutMs: 30_000, shutdownTimeoutMs: 8_000 });
+    expect(loadConfig({ DB_STATEMENT_TIMEOUT_MS: '120000', SHUTDOWN_TIMEOUT_MS: '25000' })).toMatchObject({
+      dbStatementTimeoutMs: 120_000,
+      shutdownTimeoutMs: 25_000,
+    });
+    expect(() => loadConfig({ DB_CONNECT_TIMEOUT_MS: '0' })).toThrow(/DB_CONNECT_TIMEOUT_MS/);
+    expect(() => loadConfig({ SHUTDOWN_TIMEOUT_MS: 'soon' })).toThrow(/SHUTDOWN_TIMEOUT_MS/);
+  });
+
+  it('trusts no proxy unless TRUST_PROXY names addresses, CIDR ranges or proxy-addr range names', () => {
+    expect(loadConfig({}).trustProxy).toBeUndefined();
+    expect(loadConfig({ TRUST_PROXY: '10.0.0.5, 10.1.0.0/16,loopback,::1' }).trustProxy).toEqual([
+      '10.0.0.5',
+      '10.1.0.0/16',
+      'loopback',
+      '::1',
+    ]);
+    for (const bad of ['true', '*', '10.0.0.0/33', 'proxy.example.com', ' , ']) {
+      expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
+    }
+  });
+
   it('names the variable in one line when a value is bad', () => {
     expect(() => loadConfig({ PORT: 'eighty' })).toThrow(ConfigError);
     expect(() => loadConfig({ PORT: '70000' })).toThrow(/PORT/);

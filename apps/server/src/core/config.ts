@@ -3,10 +3,47 @@
  * start-up with one clear line naming the variable.
  */
 import { COMMAND_TIMEOUT_DEFAULT_MS, COMMAND_TIMEOUT_MAX_MS, COMMAND_TIMEOUT_MIN_MS } from '@tessera/contracts';
+import { isIP } from 'node:net';
 import { z } from 'zod';
+import { DB_TIMEOUT_DEFAULTS } from '../db/pg-pool.js';
+
+/**
+ * How long a graceful stop (SIGTERM) may take before the process exits anyway, in milliseconds: below `docker stop`'s
+ * 10 s, so the drain finishes before the container runtime kills the process.
+ */
+export const SHUTDOWN_TIMEOUT_DEFAULT_MS = 8_000;
 
 const ZPort = z.coerce.number().int().min(0).max(65535);
 const ZFlag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+
+/** proxy-addr's names for address ranges, accepted in TRUST_PROXY beside addresses and CIDR ranges. */
+const PROXY_RANGE_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_RANGE_NAMES.has(entry)) return true;
+  const [address, bits, ...rest] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || rest.length > 0) return false;
+  if (bits === undefined) return true;
+  return /^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128);
+}
+
+/** TRUST_PROXY: a comma-separated list of proxy addresses, CIDR ranges or range names. */
+const ZTrustProxy = z.string().transform((value, ctx) => {
+  const entries = value
+    .split(',')
+    .map((e) => e.trim())
+    .filter(Boolean);
+  const bad = entries.find((e) => !isProxyAddress(e));
+  if (entries.length === 0 || bad !== undefined) {
+    ctx.addIssue({
+      code: 'custom',
+      message: `name the proxies (addresses, CIDR ranges, loopback/linklocal/uniquelocal) ${bad ? `; not an address: ${bad}` : ''}`,
+    });
+    return z.NEVER;
+  }
+  return entries;
+});
 
 const ZEnv = z.object({
   PORT: ZPort.default(8080),
@@ -39,6 +76,10 @@ const ZEnv = z.object({
   INGEST_FLUSH_MS: z.coerce.number().int().min(1).max(10_000).default(20),
   INGEST_STALL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(COMMAND_TIMEOUT_MIN_MS).max(COMMAND_TIMEOUT_MAX_MS).default(COMMAND_TIMEOUT_DEFAULT_MS),
+  DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DB_TIMEOUT_DEFAULTS.connectMs),
+  DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(DB_TIMEOUT_DEFAULTS.statementMs),
+  SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(SHUTDOWN_TIMEOUT_DEFAULT_MS),
+  TRUST_PROXY: ZTrustProxy.optional(),
 });
 
 /** The server's settings. Ports 0 pick a free port (tests). */
@@ -74,6 +115,17 @@ export interface TConfig {
   ingestStallMs: number;
   /** Remote control: how long a command waits for the device's reply, in milliseconds (docs/decisions/device-control.md). */
   commandTimeoutMs: number;
+  /** PostgreSQL: opening a connection or waiting for a free one, and PostgreSQL's statement_timeout, in ms (db/pg-pool.ts). */
+  dbConnectTimeoutMs: number;
+  dbStatementTimeoutMs: number;
+  /** A graceful stop's deadline, in milliseconds (core/shutdown.ts). */
+  shutdownTimeoutMs: number;
+  /**
+   * Which peers may set the client address and scheme through `X-Forwarded-For`/`-Proto` (Fastify `trustProxy`):
+   * the proxies' addresses or CIDR ranges (or proxy-addr's `loopback`, `linklocal`, `uniquelocal`).
+   * Unset: no one, the TCP peer is the client (docs/deployment.md "Behind a reverse proxy").
+   */
+  trustProxy?: string[];
 }
 
 /** Thrown for a bad environment variable; `message` is one line naming it. */
@@ -112,5 +164,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     ingestFlushMs: e.INGEST_FLUSH_MS,
     ingestStallMs: e.INGEST_STALL_MS,
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
+    dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
+    dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
+    shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
+    trustProxy: e.TRUST_PROXY,
   };
 }

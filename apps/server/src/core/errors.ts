@@ -11,6 +11,8 @@ export class AppError extends Error {
     readonly code: TErrorCode | string,
     message: string,
     readonly details?: TErrorBody['details'],
+    /** Seconds the client should wait before trying again: sent as the `Retry-After` header (RFC 9110 §10.2.3). */
+    readonly retryAfterS?: number,
   ) {
     super(message);
   }

@@ -9,7 +9,7 @@ import { openDatabase, type Database } from '../db/client.js';
 import { runMigrations } from '../db/migrate.js';
 import { startDemo } from '../modules/demo/seed.js';
 import { ensureCatalogue } from '../modules/products/ensure-catalogue.js';
-import { createMessaging } from '../modules/ingest/messaging.js';
+import { createMessaging, type TMessaging } from '../modules/ingest/messaging.js';
 import { createMailService } from '../modules/mail/mailer.js';
 import { publishAlertChange } from '../modules/alerts/publish.js';
 import { createRuleNotifier } from '../modules/notifications/dispatch.js';
@@ -19,6 +19,8 @@ import { RuleChangeHub } from '../modules/project-rules/engine/rule-changes.js';
 import { buildApp, type TApp } from './app.js';
 import type { TConfig } from './config.js';
 import type { TAppContext } from './context.js';
+import { settlesWithin } from './deadline.js';
+import { runShutdown, type TShutdownOutcome, type TShutdownStep } from './shutdown.js';
 import { TokenService } from './tokens.js';
 
 /** The default location of the built console. */
@@ -32,8 +34,13 @@ export interface TRunningServer {
   mqttPort: number | null;
   /** The rule engine (counters, and `idle()` for tests). */
   rules: RuleEngine;
-  /** Graceful stop: stops accepting, drains ingest, closes the broker, mail worker and database. */
-  close(): Promise<void>;
+  /**
+   * Graceful stop within `config.shutdownTimeoutMs` (core/shutdown.ts): refuses new connections (MQTT, WebSocket,
+   * HTTP) first, stops the demo, drains ingest, closes the broker, the mail worker, HTTP and the database. Steps
+   * still running at the deadline are cut short (unacknowledged publishes are sent again by their devices).
+   * Idempotent: a second call answers the first one's outcome.
+   */
+  close(): Promise<TShutdownOutcome>;
 }
 
 /** Thrown when a port is taken; the message names the variable to change. */
@@ -57,9 +64,45 @@ export async function startServer(
     (await openDatabase({
       databaseUrl: config.databaseUrl,
       dataDir: config.dataDir,
-      onIdleError: (err) => log.warn({ err: err.message }, 'db: an idle connection was closed by the server; it will be reopened'),
+      postgres: {
+        timeouts: { connectMs: config.dbConnectTimeoutMs, statementMs: config.dbStatementTimeoutMs },
+        onConnectionError: (err) =>
+          log.warn({ err: err.message }, 'db: a connection was lost; queries on it failed, the next ones open a new one'),
+      },
     }));
-  const closers: (() => Promise<void>)[] = [];
+  // The stop's steps in the order they run; each is filled in once its part has started.
+  let messaging: TMessaging | undefined;
+  let app: TApp | undefined;
+  let appClosing: Promise<void> | undefined;
+  let stopDemo: (() => Promise<void>) | undefined;
+  let stopMail: (() => Promise<void>) | undefined;
+  const steps: TShutdownStep[] = [
+    {
+      name: 'stop accepting',
+      run: async () => {
+        // Fastify answers 503 to requests on open connections from here on, and Node refuses new ones.
+        appClosing = app?.close();
+        await messaging?.stopAccepting();
+      },
+    },
+    { name: 'demo', run: async () => stopDemo?.() },
+    { name: 'ingest drain', run: async () => messaging?.drain() },
+    { name: 'broker', run: async () => messaging?.close() },
+    { name: 'mail', run: async () => stopMail?.() },
+    {
+      name: 'http',
+      run: async (deadlineAt) => {
+        if (appClosing && !(await settlesWithin(appClosing, deadlineAt - Date.now()))) app?.server.closeAllConnections();
+        await appClosing;
+      },
+    },
+    { name: 'database', run: async (deadlineAt) => (opts.database ? undefined : database.close(Math.max(0, deadlineAt - Date.now()))) },
+  ];
+  let stopping: Promise<TShutdownOutcome> | undefined;
+  const close = () => {
+    stopping ??= runShutdown(steps, config.shutdownTimeoutMs, log);
+    return stopping;
+  };
   try {
     await runMigrations(database);
     await ensureCatalogue(database.db);
@@ -67,48 +110,33 @@ export async function startServer(
     const tokens = await TokenService.create(db, config.jwtSecret);
     const mail = createMailService({ db, log, config });
     const ruleChanges = new RuleChangeHub();
-    const messaging = await createMessaging({ config, database, db, tokens, log, mailer: mail.mailer, ruleChanges });
+    messaging = await createMessaging({ config, database, db, tokens, log, mailer: mail.mailer, ruleChanges });
     const ctx: TAppContext = { config, database, db, tokens, log, mailer: mail.mailer, bus: messaging.bus, ruleChanges };
     const rules = new RuleEngine(ctx, ruleChanges, {
       notifier: (opts.ruleNotifier ?? ((n) => n))(createRuleNotifier(ctx)),
       publishAlert: (alertId) => publishAlertChange(ctx, alertId),
       now: opts.ruleClock,
     });
-    // Evaluation runs after each batch commits and is acknowledged; messaging.close() lets it finish first.
+    // Evaluation runs after each batch commits and is acknowledged; messaging.drain() lets it finish first.
     messaging.setCommitListener(rules);
-    const app = await buildApp({ ...ctx, config: { ...config, webDist: config.webDist ?? DEFAULT_WEB_DIST } });
+    const built = await buildApp({ ...ctx, config: { ...config, webDist: config.webDist ?? DEFAULT_WEB_DIST } });
+    app = built;
 
-    await listenOr(() => app.listen({ port: config.port, host: config.host }), 'PORT', config.port);
-    closers.push(() => app.close());
-    await listenOr(() => messaging.listen(app.server), 'MQTT_PORT', config.mqttPort);
-    closers.unshift(() => messaging.close());
+    await listenOr(() => built.listen({ port: config.port, host: config.host }), 'PORT', config.port);
+    const bound = messaging;
+    await listenOr(() => bound.listen(built.server), 'MQTT_PORT', config.mqttPort);
     mail.start();
-    closers.push(() => mail.stop());
+    stopMail = () => mail.stop();
 
-    const httpPort = (app.server.address() as AddressInfo).port;
+    const httpPort = (built.server.address() as AddressInfo).port;
     const mqttPort = messaging.mqttPort();
     if (config.demo) {
       const brokerUrl = config.mqttUrl ?? `mqtt://127.0.0.1:${mqttPort}`;
-      const stopDemo = await startDemo(ctx, brokerUrl);
-      closers.unshift(stopDemo);
+      stopDemo = await startDemo(ctx, brokerUrl);
     }
-    if (!opts.database) closers.push(() => database.close());
-    let closed = false;
-    return {
-      app,
-      ctx,
-      httpPort,
-      mqttPort,
-      rules,
-      close: async () => {
-        if (closed) return;
-        closed = true;
-        for (const c of closers) await c().catch((err) => log.error({ err }, 'error while closing'));
-      },
-    };
+    return { app: built, ctx, httpPort, mqttPort, rules, close };
   } catch (err) {
-    for (const c of closers) await c().catch(() => undefined);
-    if (!opts.database) await database.close().catch(() => undefined);
+    await close();
     throw err;
   }
 }

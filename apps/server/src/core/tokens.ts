@@ -36,10 +36,14 @@ export class TokenService {
       .sign(this.key);
   }
 
-  /** Verifies `token`; answers the payload or why it failed. Never throws. */
+  /**
+   * Verifies `token`; answers the payload or why it failed. A token without `exp` or `sub` is invalid even when its
+   * signature is right: every token this service signs has both, and one without an expiry would never end.
+   * Never throws.
+   */
   async verify(token: string): Promise<{ ok: true; payload: TTokenPayload } | { ok: false; reason: TTokenFailure }> {
     try {
-      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'] });
+      const { payload } = await jwtVerify(token, this.key, { algorithms: ['HS256'], requiredClaims: ['exp', 'sub'] });
       const parsed = ZTokenPayload.safeParse(payload);
       return parsed.success ? { ok: true, payload: parsed.data } : { ok: false, reason: 'invalid' };
     } catch (err) {

@@ -11,6 +11,9 @@ import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import pg from 'pg';
 import lockfile from 'proper-lockfile';
+import { settlesWithin } from '../core/deadline.js';
+import { clientSettings, createPgPool, DB_TIMEOUT_DEFAULTS, type TPgTimeouts } from './pg-pool.js';
+import { PgProbe } from './pg-probe.js';
 import * as schema from './schema.js';
 
 /** The Drizzle database, whichever driver is underneath. */
@@ -24,10 +27,27 @@ export interface Database {
   pool?: pg.Pool;
   /** The PGlite instance when `kind` is pglite. */
   pglite?: PGlite;
-  /** True when the database answers `select 1`. */
+  /**
+   * True when the database answers `select 1` within {@link DB_PING_DEADLINE_MS}; false when it fails or is late
+   * (a partitioned database answers nothing). Never throws.
+   */
   ping(): Promise<boolean>;
-  close(): Promise<void>;
+  /**
+   * A connection of its own with no statement or query timeout (PostgreSQL only): migrations, which may wait for
+   * another replica's migration lock and build indexes on large tables. The caller ends it.
+   */
+  connectUnbounded?(): Promise<pg.Client>;
+  /**
+   * Closes the database. On PostgreSQL it resolves once every connection has closed, waiting at most `deadlineMs`
+   * (default {@link DB_CLOSE_DEADLINE_MS}) before destroying the ones a frozen database leaves open.
+   */
+  close(deadlineMs?: number): Promise<void>;
 }
+
+/** How long {@link Database.ping} waits for the answer, in milliseconds (GET /healthz answers within a second). */
+export const DB_PING_DEADLINE_MS = 800;
+/** How long {@link Database.close} waits for PostgreSQL's connections to close before destroying them, in ms. */
+export const DB_CLOSE_DEADLINE_MS = 5_000;
 
 /** Thrown when another process already owns the PGlite data directory. */
 export class DataDirLockedError extends Error {
@@ -39,35 +59,48 @@ export class DataDirLockedError extends Error {
 // node-postgres returns int8 as strings by default; our bigints are epoch ms and 40-bit words, exact in a double.
 pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 
+/** How {@link openPostgres} sets up the pool. */
+export interface TPostgresOptions {
+  /** Connections of the pool (default 10). */
+  poolSize?: number;
+  /** Connection and statement timeouts (default {@link DB_TIMEOUT_DEFAULTS}); see pg-pool.ts for the others. */
+  timeouts?: Partial<TPgTimeouts>;
+  /** Told of every connection the server or the network dropped (the process goes on; the pool reopens one). */
+  onConnectionError?: (err: Error) => void;
+}
+
 /**
- * Opens PostgreSQL at `url` (a pool of `poolSize` connections). An idle connection that the server drops (a
- * restart, an administrator's terminate) is taken out of the pool and reported to `onIdleError` instead of
- * crashing the process; the next query opens a fresh one. `close()` resolves only once every connection's
- * socket has ended (pg-pool's own `end()` resolves earlier), so a caller may drop the database right after.
+ * Opens PostgreSQL at `url` with a pool hardened against a database that goes away (pg-pool.ts): a dropped
+ * connection, idle or in a transaction, is reported to `onConnectionError` instead of crashing the process; every
+ * wait is bounded by `timeouts`. `close()` resolves once every connection's socket has ended, so a caller may drop
+ * the database right after.
  * @throws when the server cannot be reached.
  */
-export async function openPostgres(url: string, poolSize = 10, onIdleError: (err: Error) => void = () => {}): Promise<Database> {
-  const pool = new pg.Pool({ connectionString: url, max: poolSize });
-  pool.on('error', onIdleError);
-  await pool.query('select 1');
+export async function openPostgres(url: string, opts: TPostgresOptions = {}): Promise<Database> {
+  const timeouts: TPgTimeouts = { ...DB_TIMEOUT_DEFAULTS, ...opts.timeouts };
+  const { pool, end } = createPgPool(url, opts.poolSize ?? 10, timeouts, opts.onConnectionError ?? (() => undefined));
+  const probe = new PgProbe(url, DB_PING_DEADLINE_MS);
+  try {
+    await pool.query('select 1');
+  } catch (err) {
+    await end(0);
+    throw err;
+  }
   const db = drizzlePg(pool, { schema }) as unknown as Db;
   return {
     db,
     kind: 'postgres',
     pool,
-    ping: () => ping(db),
-    close: async () => {
-      const open = pool.totalCount;
-      let removed = 0;
-      const allEnded = new Promise<void>((resolve) => {
-        if (open === 0) resolve();
-        pool.on('remove', () => {
-          removed += 1;
-          if (removed >= open) resolve();
-        });
-      });
-      await pool.end();
-      await allEnded;
+    ping: () => probe.ping(),
+    async connectUnbounded() {
+      const client = new pg.Client({ ...clientSettings(url, timeouts), statement_timeout: 0, query_timeout: undefined });
+      client.on('error', opts.onConnectionError ?? (() => undefined));
+      await client.connect();
+      return client;
+    },
+    async close(deadlineMs = DB_CLOSE_DEADLINE_MS) {
+      probe.close();
+      await end(deadlineMs);
     },
   };
 }
@@ -96,7 +129,7 @@ export async function openPglite(dir: string): Promise<Database> {
     db,
     kind: 'pglite',
     pglite: client,
-    ping: () => ping(db),
+    ping: () => pingWithin(db, DB_PING_DEADLINE_MS),
     close: async () => {
       await client.close();
       await release?.();
@@ -104,18 +137,18 @@ export async function openPglite(dir: string): Promise<Database> {
   };
 }
 
-/** Opens PostgreSQL when `databaseUrl` is set, else PGlite in `dataDir`; `onIdleError` as in {@link openPostgres}. */
-export function openDatabase(opts: { databaseUrl?: string; dataDir: string; onIdleError?: (err: Error) => void }): Promise<Database> {
-  return opts.databaseUrl ? openPostgres(opts.databaseUrl, 10, opts.onIdleError) : openPglite(opts.dataDir);
+/** Opens PostgreSQL when `databaseUrl` is set (with `postgres` options), else PGlite in `dataDir`. */
+export function openDatabase(opts: { databaseUrl?: string; dataDir: string; postgres?: TPostgresOptions }): Promise<Database> {
+  return opts.databaseUrl ? openPostgres(opts.databaseUrl, opts.postgres) : openPglite(opts.dataDir);
 }
 
-async function ping(db: Db): Promise<boolean> {
-  try {
-    await db.execute(sql`select 1`);
-    return true;
-  } catch {
-    return false;
-  }
+/** True when `select 1` answers within `deadlineMs` (PGlite: it queues behind the writes in flight). */
+async function pingWithin(db: Db, deadlineMs: number): Promise<boolean> {
+  let failed = false;
+  const answered = db.execute(sql`select 1`).catch(() => {
+    failed = true;
+  });
+  return (await settlesWithin(answered, deadlineMs)) && !failed;
 }
 
 /** Rows of a raw `db.execute` result, typed by the caller (both drivers expose `.rows`). */

@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
-import type { NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { drizzle } from 'drizzle-orm/node-postgres';
 import type { PgliteDatabase } from 'drizzle-orm/pglite';
 import type { Database } from './client.js';
 
@@ -22,12 +22,14 @@ export async function runMigrations(database: Database): Promise<void> {
     await migratePglite(database.db as unknown as PgliteDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
     return;
   }
-  const lockClient = await database.pool!.connect();
+  // One connection without timeouts for the lock and the migrations: the lock may wait for another replica's
+  // migration, and a migration may build an index on a large table.
+  const client = await database.connectUnbounded!();
   try {
-    await lockClient.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
-    await migratePg(database.db as unknown as NodePgDatabase, { migrationsFolder: MIGRATIONS_FOLDER });
+    await client.query('select pg_advisory_lock($1)', [MIGRATION_LOCK_ID]);
+    await migratePg(drizzle(client), { migrationsFolder: MIGRATIONS_FOLDER });
   } finally {
-    await lockClient.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
-    lockClient.release();
+    await client.query('select pg_advisory_unlock($1)', [MIGRATION_LOCK_ID]).catch(() => undefined);
+    await client.end().catch(() => undefined);
   }
 }

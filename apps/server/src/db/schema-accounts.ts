@@ -3,7 +3,7 @@
  * tokens, API keys, the mail outbox.
  * Part of the one Drizzle schema (schema.ts re-exports every schema file); times are epoch ms in `bigint` columns.
  */
-import { boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, epochMs } from './columns.js';
 
 /** Platform-wide key/value settings (e.g. the generated JWT signing secret). */
@@ -42,6 +42,24 @@ export const accounts = pgTable(
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('accounts_email_uq').on(t.email)],
+);
+
+/**
+ * Wrong passwords per (email, purpose, client address): the slow-down before the account lock
+ * (modules/auth/password-throttle.ts). Keyed by the email typed, not the account, so an unknown email is slowed down
+ * alike (no account enumeration). `purpose` is `login` or `clean_data`.
+ */
+export const passwordThrottles = pgTable(
+  'password_throttles',
+  {
+    email: text('email').notNull(),
+    purpose: text('purpose', { enum: ['login', 'clean_data'] }).notNull(),
+    clientIp: text('client_ip').notNull(),
+    failures: integer('failures').notNull(),
+    blockedUntil: epochMs('blocked_until'),
+    lastFailureAt: epochMs('last_failure_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.email, t.purpose, t.clientIp] }), index('password_throttles_last_idx').on(t.lastFailureAt)],
 );
 
 /** 6-digit codes for email verification and password reset; stored hashed. */

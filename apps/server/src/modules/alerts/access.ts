@@ -1,14 +1,15 @@
 /**
  * Who sees which alert (docs/decisions/alerts.md "Who sees which alert"): an alert of a project rule is seen by every
  * account that may see its device (devices/access.ts: vendors and admins of the tenant, users through `device_authz`
- * or project roles); an alert of a user's app rule only by that rule's owner, while it may see the device.
+ * or a project role with `receive_alerts`); an alert of a user's app rule only by that rule's owner, while it may see the device.
  * {@link visibleAlertsCondition} filters lists; {@link alertAudience} is its inverse, for the live channel.
  */
 import { and, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { TPrincipal } from '../../core/principal.js';
 import type { Db } from '../../db/client.js';
-import { accounts, alerts, deviceAuthz, deviceUserRules, projectRoleDevices, projectRoleMembers } from '../../db/schema.js';
-import { roleGrantedDeviceIds } from '../project-roles/grants.js';
+import { accounts, alerts, deviceAuthz, deviceUserRules } from '../../db/schema.js';
+import { directlyAuthorisedIds } from '../devices/access.js';
+import { roleGrantedDeviceIds, roleMemberIdsOf } from '../project-roles/grants.js';
 
 /** A join-free WHERE clause over `alerts`: the alerts `principal` may see (tenant always applied). */
 export function visibleAlertsCondition(principal: TPrincipal): SQL {
@@ -16,8 +17,8 @@ export function visibleAlertsCondition(principal: TPrincipal): SQL {
   const ruleVisible = or(ne(alerts.ruleKind, 'app'), sql`${alerts.ruleId} in (${ownAppRules})`)!;
   const ofTenant = eq(alerts.tenantId, principal.tenantId);
   if (principal.level !== 'user') return and(ofTenant, ruleVisible)!;
-  const direct = sql`select ${deviceAuthz.deviceId} from ${deviceAuthz} where ${deviceAuthz.accountId} = ${principal.accountId}`;
-  const deviceVisible = sql`${alerts.deviceId} in (${direct} union ${roleGrantedDeviceIds(principal.accountId)})`;
+  const granted = sql`${directlyAuthorisedIds(principal.accountId)} union ${roleGrantedDeviceIds(principal.accountId, 'receive_alerts')}`;
+  const deviceVisible = sql`${alerts.deviceId} in (${granted})`;
   return and(ofTenant, deviceVisible, ruleVisible)!;
 }
 
@@ -36,9 +37,7 @@ export interface TAlertAudienceKey {
  */
 export async function alertAudience(db: Db, key: TAlertAudienceKey): Promise<number[]> {
   const grantedUsers = sql`select ${deviceAuthz.accountId} from ${deviceAuthz} where ${deviceAuthz.deviceId} = ${key.deviceId}
-    union select ${projectRoleMembers.accountId} from ${projectRoleMembers}
-    inner join ${projectRoleDevices} on ${projectRoleDevices.roleId} = ${projectRoleMembers.roleId}
-    where ${projectRoleDevices.deviceId} = ${key.deviceId}`;
+    union ${roleMemberIdsOf(key.deviceId, 'receive_alerts')}`;
   const seesDevice = or(inArray(accounts.level, ['vendor', 'admin']), sql`${accounts.id} in (${grantedUsers})`)!;
   const ruleOwner = sql`${accounts.id} in (select ${deviceUserRules.accountId} from ${deviceUserRules} where ${deviceUserRules.id} = ${key.ruleId})`;
   const rows = await db

@@ -19,7 +19,7 @@ function alertCount(principal: TPrincipal, q: TAlertRangeQuery, of: SQL): SQL<nu
 }
 
 function visibleProjectIds(principal: TPrincipal): SQL {
-  return sql`select ${devices.projectId} from ${devices} where ${visibleDevicesCondition(principal)}`;
+  return sql`select ${devices.projectId} from ${devices} where ${visibleDevicesCondition(principal, 'receive_alerts')}`;
 }
 
 /**

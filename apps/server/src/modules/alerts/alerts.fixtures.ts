@@ -4,6 +4,7 @@
  * collides by accident.
  */
 import { eq } from 'drizzle-orm';
+import type { TProjectRolePermission } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { alerts, deviceUserRules, devices, projectRoleDevices, projectRoleMembers, projectRoles, projects } from '../../db/schema.js';
 
@@ -43,8 +44,16 @@ export async function insertAlert(db: Db, deviceId: number, fields: TAlertFixtur
   return row.id;
 }
 
-/** Grants device `deviceId` to user `accountId` through a new project role of the device's project. */
-export async function grantByRole(db: Db, deviceId: number, accountId: number): Promise<void> {
+/**
+ * Grants device `deviceId` to user `accountId` through a new project role of the device's project with `permissions`
+ * (default: watching it and hearing of its alerts).
+ */
+export async function grantByRole(
+  db: Db,
+  deviceId: number,
+  accountId: number,
+  permissions: TProjectRolePermission[] = ['view_telemetry', 'receive_alerts'],
+): Promise<void> {
   const [device] = await db.select().from(devices).where(eq(devices.id, deviceId));
   nextRuleId += 1;
   const [role] = await db
@@ -53,7 +62,7 @@ export async function grantByRole(db: Db, deviceId: number, accountId: number): 
       tenantId: device.tenantId,
       projectId: device.projectId,
       name: `role ${nextRuleId}`,
-      permissions: ['view_telemetry'],
+      permissions,
       updatedAt: Date.now(),
     })
     .returning();

@@ -9,12 +9,15 @@ import { hashPassword, verifyPassword } from '../../core/crypto.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import type { Db } from '../../db/client.js';
 import { accounts } from '../../db/schema.js';
-import { revokeAllSessions } from './sessions.js';
+import { clearAllAttempts } from './password-throttle.js';
+import { familyOf, revokeAllSessions } from './sessions.js';
 import { checkCode, claimCode, codeInvalid, sendVerificationCode } from './verification.js';
 
 /**
- * PUT pwd: sets a new password after checking the old one, and ends a forced password change (set_pwd_flag).
- * Sessions stay valid: the console keeps the one it is using (/setpwd goes on to the default page).
+ * PUT pwd: sets a new password after checking the old one, ends a forced password change (set_pwd_flag), and ends
+ * every other session of the account: all its refresh tokens are revoked except the family of `refresh_token` (the
+ * caller's own, which the console sends so it stays logged in). Access tokens already issued run out on their own
+ * (ACCESS_TOKEN_TTL_S).
  * @throws AppError 400 AUTH_PASSWORD_INCORRECT when `old_password` is wrong; 404 when the account is gone.
  */
 export async function changePassword(db: Db, accountId: number, input: TChangePasswordRequest): Promise<void> {
@@ -24,7 +27,11 @@ export async function changePassword(db: Db, accountId: number, input: TChangePa
     throw badRequest('password incorrect', ErrorCode.PasswordIncorrect);
   }
   const passwordHash = await hashPassword(input.password);
-  await db.update(accounts).set({ passwordHash, mustSetPassword: false }).where(eq(accounts.id, accountId));
+  const keepFamily = input.refresh_token ? await familyOf(db, accountId, input.refresh_token) : null;
+  await db.transaction(async (tx) => {
+    await tx.update(accounts).set({ passwordHash, mustSetPassword: false }).where(eq(accounts.id, accountId));
+    await revokeAllSessions(tx, accountId, keepFamily);
+  });
 }
 
 /**
@@ -38,8 +45,8 @@ export async function sendResetCode(db: Db, mailer: TMailer, email: string, lang
 }
 
 /**
- * reset-pwd: sets the password with a mailed code, lifts a login lock (the code proves the mailbox) and revokes
- * every refresh token of the account, so every session logs in again.
+ * reset-pwd: sets the password with a mailed code, lifts a login lock and the throttles of wrong passwords (the
+ * code proves the mailbox) and revokes every refresh token of the account, so every session logs in again.
  * @throws AppError 400 AUTH_CODE_INVALID (wrong or expired code), 400 AUTH_PASSWORD_REUSED (same as the old one).
  */
 export async function resetPassword(db: Db, input: TResetPasswordRequest): Promise<void> {
@@ -57,5 +64,6 @@ export async function resetPassword(db: Db, input: TResetPasswordRequest): Promi
       .set({ passwordHash, mustSetPassword: false, failedLogins: 0, lockedUntil: null })
       .where(eq(accounts.id, account.id));
     await revokeAllSessions(tx, account.id);
+    await clearAllAttempts(tx, account.email);
   });
 }

@@ -62,7 +62,7 @@ export async function authRoutes(app: TApp, ctx: TAppContext): Promise<void> {
   app.post(
     '/login',
     { config: { rateLimit: RATE_LIMITS.loginPerIp }, schema: { ...open, body: ZLoginRequest, response: { 200: ZTokenResponse } } },
-    (req) => login(db, tokens, req.body),
+    (req) => login(db, tokens, req.body, req.ip),
   );
   app.post('/refresh-token', { schema: { ...open, body: ZRefreshRequest, response: { 200: ZTokenResponse } } }, (req) =>
     rotateRefreshToken(db, tokens, req.body.refresh_token),

@@ -5,7 +5,7 @@
  * the whole family is revoked (OAuth 2.0 Security BCP §4.14 refresh-token rotation).
  */
 import { randomUUID } from 'node:crypto';
-import { and, eq, isNull } from 'drizzle-orm';
+import { and, eq, isNull, ne } from 'drizzle-orm';
 import { ErrorCode, REFRESH_TOKEN_TTL_S, type TTokenResponse } from '@tessera/contracts';
 import { randomSecret, sha256 } from '../../core/crypto.js';
 import { AppError } from '../../core/errors.js';
@@ -92,10 +92,23 @@ export async function revokeFamilyOf(db: Db, refreshToken: string): Promise<void
   if (row) await revokeFamily(db, row.familyId);
 }
 
-/** Revokes every refresh token of `accountId` (password reset: every device logs in again). */
-export async function revokeAllSessions(db: TDbOrTx, accountId: number): Promise<void> {
+/**
+ * Revokes every refresh token of `accountId` (password reset: every device logs in again), except those of
+ * `keepFamily` when given (password change: the caller's own session stays).
+ */
+export async function revokeAllSessions(db: TDbOrTx, accountId: number, keepFamily: string | null = null): Promise<void> {
+  const others = keepFamily === null ? undefined : ne(refreshTokens.familyId, keepFamily);
   await db
     .update(refreshTokens)
     .set({ revokedAt: Date.now() })
-    .where(and(eq(refreshTokens.accountId, accountId), isNull(refreshTokens.revokedAt)));
+    .where(and(eq(refreshTokens.accountId, accountId), isNull(refreshTokens.revokedAt), others));
+}
+
+/** The family of `refreshToken` when it is a token of `accountId`, else null. */
+export async function familyOf(db: TDbOrTx, accountId: number, refreshToken: string): Promise<string | null> {
+  const [row] = await db
+    .select({ familyId: refreshTokens.familyId })
+    .from(refreshTokens)
+    .where(and(eq(refreshTokens.tokenHash, sha256(refreshToken)), eq(refreshTokens.accountId, accountId)));
+  return row?.familyId ?? null;
 }

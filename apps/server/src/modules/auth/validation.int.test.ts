@@ -19,7 +19,7 @@ describe(`auth bad input: 400 VALIDATION_FAILED and nothing written (${TEST_DB_K
   let admin: TBuiltAccount;
   let ipSeq = 0;
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer({ trustProxy: ['127.0.0.1'] });
     vendor = await buildAccount(server, { level: 'vendor' });
     admin = await buildAccount(server, { level: 'admin' });
   });

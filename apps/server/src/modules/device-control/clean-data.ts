@@ -1,8 +1,10 @@
 /**
  * clean-data (spec §7 devices "POST clean-data", §5 "Deleting device telemetry needs a password", §8 "password
  * incorrect on clean-data"; docs/decisions/device-control.md): after the caller's own password checks out, one
- * transaction deletes the device's raw telemetry, rollups, latest values and status history. Wrong passwords count
- * as login failures (the same lock-out), so this cannot be used to guess a password faster than the login page.
+ * transaction deletes the device's raw telemetry, rollups, latest values and status history. Wrong passwords are
+ * slowed down like logins, per (account, client address), under a throttle of their own (password-throttle.ts), so
+ * this cannot be used to guess a password faster than the login page; they do not count towards the account lock,
+ * which a stolen session could otherwise use to lock its owner out (docs/decisions/auth.md "Wrong passwords").
  */
 import { eq, sql } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
@@ -11,28 +13,27 @@ import { verifyPassword } from '../../core/crypto.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { rowsOf, type Db } from '../../db/client.js';
 import { accounts, deviceStatus, devices, telemetry, telemetryLatest, telemetryRollup } from '../../db/schema.js';
-import { accountLocked, recordFailure } from '../auth/login.js';
+import { accountLocked } from '../auth/login.js';
+import { clearAttempts, reserveAttempt } from '../auth/password-throttle.js';
 import type { TDeviceRow } from '../devices/access.js';
 
 /**
- * Checks `password` against account `accountId`'s. A wrong one counts towards the login lock-out; a right one
- * resets the count (as a login does).
- * @throws AppError 400 AUTH_PASSWORD_INCORRECT ("password incorrect"), 423 AUTH_ACCOUNT_LOCKED while locked or
- * when this failure locks it, 404 when the account is gone.
+ * Checks `password` against account `accountId`'s, for a request from `clientIp`.
+ * @throws AppError 400 AUTH_PASSWORD_INCORRECT ("password incorrect"), 429 AUTH_LOGIN_THROTTLED (Retry-After) after
+ * repeated wrong ones from this address, 423 AUTH_ACCOUNT_LOCKED while the account is locked, 404 when it is gone.
  */
-export async function verifyCallerPassword(db: Db, accountId: number, password: string): Promise<void> {
+export async function verifyCallerPassword(db: Db, accountId: number, password: string, clientIp: string): Promise<void> {
   const [account] = await db
-    .select({ passwordHash: accounts.passwordHash, lockedUntil: accounts.lockedUntil, failedLogins: accounts.failedLogins })
+    .select({ email: accounts.email, passwordHash: accounts.passwordHash, lockedUntil: accounts.lockedUntil })
     .from(accounts)
     .where(eq(accounts.id, accountId));
   if (!account) throw notFound('account');
   const now = Date.now();
   if (account.lockedUntil !== null && account.lockedUntil > now) throw accountLocked();
-  if (!(await verifyPassword(account.passwordHash, password))) {
-    if (await recordFailure(db, accountId, now)) throw accountLocked();
-    throw badRequest('password incorrect', ErrorCode.PasswordIncorrect);
-  }
-  if (account.failedLogins > 0) await db.update(accounts).set({ failedLogins: 0, lockedUntil: null }).where(eq(accounts.id, accountId));
+  const source = { email: account.email, purpose: 'clean_data' as const, clientIp };
+  await reserveAttempt(db, source, now);
+  if (!(await verifyPassword(account.passwordHash, password))) throw badRequest('password incorrect', ErrorCode.PasswordIncorrect);
+  await clearAttempts(db, source);
 }
 
 /** Deletes the rows of `column`'s table whose value is `deviceId`; answers how many. */

@@ -17,21 +17,14 @@ import {
 } from '@tessera/contracts';
 import { z } from 'zod';
 import type { TAppContext } from '../../core/context.js';
-import { AppError, badRequest, forbidden, notFound } from '../../core/errors.js';
+import { AppError, badRequest, forbidden } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { projectSensors } from '../../db/schema.js';
-import { findVisibleDevice, type TDeviceRow } from '../devices/access.js';
+import { deviceFor, type TDeviceRow } from '../devices/access.js';
 import { type TCommand, type TCommandExchange, exchangeCommand } from './command-channel.js';
 import { recordCommand } from './command-log.js';
 
 type TCtx = Pick<TAppContext, 'db' | 'bus' | 'config'>;
-
-/** The device `tangramId` if `principal` may see it. @throws AppError 404 otherwise (missing and foreign alike). */
-export async function visibleDeviceOr404(ctx: Pick<TAppContext, 'db'>, principal: TPrincipal, tangramId: string): Promise<TDeviceRow> {
-  const device = await findVisibleDevice(ctx.db, principal, tangramId);
-  if (!device) throw notFound('device');
-  return device;
-}
 
 /**
  * Runs one command: exchange, check the result with `schema` (a result it refuses counts as a device error), audit,
@@ -78,17 +71,19 @@ const ZDeviceInfoResult: z.ZodType<TDeviceInfo> = ZDeviceInfoReply.transform(
 
 /**
  * POST remoteControl/getDeviceInfo: firmware version, uptime, RSSI and sensors as the device reports them.
- * Any account that may see the device. @throws AppError 404 and the {@link runCommand} errors.
+ * Any account that may see the device and control it (a project role needs control_device).
+ * @throws AppError 404 (device), 403 DEVICE_PERMISSION_DENIED and the {@link runCommand} errors.
  */
 export async function getDeviceInfo(ctx: TCtx, principal: TPrincipal, tangramId: string): Promise<TDeviceInfoAnswer> {
-  const device = await visibleDeviceOr404(ctx, principal, tangramId);
+  const device = await deviceFor(ctx.db, principal, tangramId, 'control_device');
   return runCommand(ctx, principal, device, { name: 'getDeviceInfo', params: {} }, ZDeviceInfoResult);
 }
 
 /**
  * POST remoteControl/sensorCommand: `{ key, action }` on one of the project's sensors. `read` answers the current
  * reading `{ key, ts, vs }` (checked); other actions are firmware-defined and vendor-only.
- * @throws AppError 404 (device), 403 (a user and an action other than read), 400 (a key the project does not
+ * @throws AppError 404 (device), 403 DEVICE_PERMISSION_DENIED (a role without control_device), 403 (a user and an
+ * action other than read), 400 (a key the project does not
  * have) and the {@link runCommand} errors.
  */
 export async function sendSensorCommand(
@@ -97,7 +92,7 @@ export async function sendSensorCommand(
   tangramId: string,
   body: z.output<typeof ZSensorCommandRequest>,
 ): Promise<TSensorCommandAnswer> {
-  const device = await visibleDeviceOr404(ctx, principal, tangramId);
+  const device = await deviceFor(ctx.db, principal, tangramId, 'control_device');
   const isRead = body.action === SENSOR_READ_ACTION;
   if (!isRead && principal.level === 'user') throw forbidden(`users may only send the ${SENSOR_READ_ACTION} action`);
   const [sensor] = await ctx.db

@@ -29,7 +29,8 @@ import { principalOf, requireAuth, requireVendor } from '../../core/principal.js
 import { cleanDeviceData, verifyCallerPassword } from './clean-data.js';
 import { listCommands } from './command-log.js';
 import { getPushStatus, setPushStatus } from './push-settings.js';
-import { getDeviceInfo, sendSensorCommand, visibleDeviceOr404 } from './remote-control.js';
+import { getDeviceInfo, sendSensorCommand } from './remote-control.js';
+import { deviceFor } from '../devices/access.js';
 import { createUserRule, deleteUserRule, listUserRules, updateUserRule } from './user-rules.js';
 
 const tags = ['devices'];
@@ -56,7 +57,7 @@ export async function deviceControlRoutes(app: TApp, ctx: TAppContext): Promise<
     { ...auth, schema: { tags, params, querystring: ZListQuery, response: { 200: ZDeviceCommandLogList } } },
     async (req) => {
       const principal = principalOf(req);
-      const device = await visibleDeviceOr404(ctx, principal, req.params.tangramId);
+      const device = await deviceFor(db, principal, req.params.tangramId, 'control_device');
       return listCommands(db, principal, device.id, req.query);
     },
   );
@@ -66,7 +67,7 @@ export async function deviceControlRoutes(app: TApp, ctx: TAppContext): Promise<
     { ...auth, schema: { tags, params, querystring: ZListQuery, response: { 200: ZUserRuleList } } },
     async (req) => {
       const principal = principalOf(req);
-      return listUserRules(db, principal, await visibleDeviceOr404(ctx, principal, req.params.tangramId), req.query);
+      return listUserRules(db, principal, await deviceFor(db, principal, req.params.tangramId, 'receive_alerts'), req.query);
     },
   );
   app.post(
@@ -74,7 +75,7 @@ export async function deviceControlRoutes(app: TApp, ctx: TAppContext): Promise<
     { ...auth, schema: { tags, params, body: ZUserRuleInput, response: { 201: ZUserRule } } },
     async (req, reply) => {
       const principal = principalOf(req);
-      const device = await visibleDeviceOr404(ctx, principal, req.params.tangramId);
+      const device = await deviceFor(db, principal, req.params.tangramId, 'receive_alerts');
       const rule = await createUserRule(db, principal, device, req.body);
       ctx.ruleChanges.projectChanged(device.projectId);
       return reply.status(201).send(rule);
@@ -85,7 +86,7 @@ export async function deviceControlRoutes(app: TApp, ctx: TAppContext): Promise<
     { ...auth, schema: { tags, params: ZUserRuleParams, body: ZUserRuleUpdate, response: { 200: ZUserRule } } },
     async (req) => {
       const principal = principalOf(req);
-      const device = await visibleDeviceOr404(ctx, principal, req.params.tangramId);
+      const device = await deviceFor(db, principal, req.params.tangramId, 'receive_alerts');
       const rule = await updateUserRule(db, principal, device, req.params.id, req.body);
       ctx.ruleChanges.projectChanged(device.projectId);
       return rule;
@@ -96,7 +97,7 @@ export async function deviceControlRoutes(app: TApp, ctx: TAppContext): Promise<
     { ...auth, schema: { tags, params: ZUserRuleParams, response: noContent } },
     async (req, reply) => {
       const principal = principalOf(req);
-      const device = await visibleDeviceOr404(ctx, principal, req.params.tangramId);
+      const device = await deviceFor(db, principal, req.params.tangramId, 'receive_alerts');
       await deleteUserRule(db, principal, device, req.params.id);
       ctx.ruleChanges.projectChanged(device.projectId);
       return reply.status(204).send(null);
@@ -108,12 +109,12 @@ export async function deviceControlRoutes(app: TApp, ctx: TAppContext): Promise<
     { ...auth, schema: { tags, querystring: ZFcmStatusQuery, response: { 200: ZFcmStatus } } },
     async (req) => {
       const principal = principalOf(req);
-      return getPushStatus(db, principal, await visibleDeviceOr404(ctx, principal, req.query.tangram_id));
+      return getPushStatus(db, principal, await deviceFor(db, principal, req.query.tangram_id, 'receive_alerts'));
     },
   );
   app.put('/devices/configFCMStatus', { ...auth, schema: { tags, body: ZFcmStatusUpdate, response: { 200: ZFcmStatus } } }, async (req) => {
     const principal = principalOf(req);
-    return setPushStatus(db, principal, await visibleDeviceOr404(ctx, principal, req.body.tangram_id), req.body.enabled);
+    return setPushStatus(db, principal, await deviceFor(db, principal, req.body.tangram_id, 'receive_alerts'), req.body.enabled);
   });
 
   app.post(
@@ -121,8 +122,8 @@ export async function deviceControlRoutes(app: TApp, ctx: TAppContext): Promise<
     { preHandler: requireVendor, schema: { tags, params, body: ZCleanDataRequest, response: { 200: ZCleanDataResult } } },
     async (req) => {
       const principal = principalOf(req);
-      const device = await visibleDeviceOr404(ctx, principal, req.params.tangramId);
-      await verifyCallerPassword(db, principal.accountId, req.body.password);
+      const device = await deviceFor(db, principal, req.params.tangramId);
+      await verifyCallerPassword(db, principal.accountId, req.body.password, req.ip);
       const deleted = await cleanDeviceData(db, device);
       req.log.info({ tangramId: device.tangramId, accountId: principal.accountId, deleted }, 'device data cleaned');
       return deleted;

@@ -1,13 +1,20 @@
 /**
- * Who may see which device (spec §6): vendors and admins see their tenant's devices; users see the devices
- * authorised to them (`device_authz`) and the devices of the project roles they hold (project-roles/grants.ts).
- * Used by every device-scoped route and by the live channel.
+ * Who may see which device and do what with it (spec §6; docs/decisions/project-roles.md "What each permission
+ * lets a member do"): vendors and admins see their tenant's devices and may do everything there; users see the
+ * devices authorised to them (`device_authz`, everything a user may do) and the devices of the project roles they
+ * hold (project-roles/grants.ts), where each role permission opens the routes it names. Used by every device-scoped
+ * route, the live channel, alert visibility and notification audiences.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
+import { ErrorCode, PROJECT_ROLE_PERMISSIONS, type TProjectRolePermission } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { deviceAuthz, devices } from '../../db/schema.js';
+import { AppError, notFound } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
-import { roleGrantedDeviceIds } from '../project-roles/grants.js';
+import { roleGrantedDeviceIds, rolePermissionsOn } from '../project-roles/grants.js';
+
+/** What a device-scoped route needs beyond seeing the device: one of the project-role permissions. */
+export type TDevicePermission = TProjectRolePermission;
 
 /** The device row a caller may see. */
 export type TDeviceRow = typeof devices.$inferSelect;
@@ -18,11 +25,16 @@ export function visibleDevicesWhere(principal: TPrincipal): SQL {
 }
 
 /**
- * The device with `tangramId` if `principal` may see it, else null (a foreign device and a missing one look
- * the same, so IDs of other tenants cannot be probed).
+ * The device with `tangramId` if `principal` may see it (and, with `permission`, holds that permission on it), else
+ * null (a foreign device and a missing one look the same, so IDs of other tenants cannot be probed).
  */
-export async function findVisibleDevice(db: Db, principal: TPrincipal, tangramId: string): Promise<TDeviceRow | null> {
-  return findVisible(db, principal, eq(devices.tangramId, tangramId.toUpperCase()));
+export async function findVisibleDevice(
+  db: Db,
+  principal: TPrincipal,
+  tangramId: string,
+  permission?: TDevicePermission,
+): Promise<TDeviceRow | null> {
+  return findVisible(db, principal, eq(devices.tangramId, tangramId.toUpperCase()), permission);
 }
 
 /** As {@link findVisibleDevice}, by numeric id. */
@@ -30,25 +42,58 @@ export async function findVisibleDeviceById(db: Db, principal: TPrincipal, id: n
   return findVisible(db, principal, eq(devices.id, id));
 }
 
-async function findVisible(db: Db, principal: TPrincipal, match: SQL): Promise<TDeviceRow | null> {
+async function findVisible(db: Db, principal: TPrincipal, match: SQL, permission?: TDevicePermission): Promise<TDeviceRow | null> {
   const [row] = await db
     .select({ device: devices })
     .from(devices)
-    .where(and(match, visibleDevicesCondition(principal)))
+    .where(and(match, visibleDevicesCondition(principal, permission)))
     .limit(1);
   return row?.device ?? null;
 }
 
 /**
  * A join-free WHERE clause over `devices` for every level: the tenant's devices, and for a user only those in the
- * union of its `device_authz` rows and its project roles' devices (a subquery), so list and count queries can add
- * it to any select over `devices`. The tenant condition stays for users too: tenant isolation never rests on the
- * grants alone.
+ * union of its `device_authz` rows and its project roles' devices (a subquery) — with `permission`, only roles that
+ * include it — so list and count queries can add it to any select over `devices`. The tenant condition stays for
+ * users too: tenant isolation never rests on the grants alone.
  */
-export function visibleDevicesCondition(principal: TPrincipal): SQL {
+export function visibleDevicesCondition(principal: TPrincipal, permission?: TDevicePermission): SQL {
   const ofTenant = eq(devices.tenantId, principal.tenantId);
   if (principal.level !== 'user') return ofTenant;
-  const direct = sql`select ${deviceAuthz.deviceId} from ${deviceAuthz} where ${deviceAuthz.accountId} = ${principal.accountId}`;
-  const authorised = sql`${devices.id} in (${direct} union ${roleGrantedDeviceIds(principal.accountId)})`;
+  const authorised = sql`${devices.id} in (${directlyAuthorisedIds(principal.accountId)} union ${roleGrantedDeviceIds(principal.accountId, permission)})`;
   return and(ofTenant, authorised)!;
+}
+
+/** A `select device_id …` subquery: the devices authorised to `accountId` directly (`device_authz`). */
+export function directlyAuthorisedIds(accountId: number): SQL {
+  return sql`select ${deviceAuthz.deviceId} from ${deviceAuthz} where ${deviceAuthz.accountId} = ${accountId}`;
+}
+
+/**
+ * What `principal` may do with device `deviceId` (which it sees): every permission for vendors, admins and users it is
+ * authorised to directly; the union of the permissions of a member's roles that include it otherwise.
+ */
+export async function devicePermissions(db: Db, principal: TPrincipal, deviceId: number): Promise<TDevicePermission[]> {
+  if (principal.level !== 'user') return [...PROJECT_ROLE_PERMISSIONS];
+  const [direct] = await db
+    .select({ deviceId: deviceAuthz.deviceId })
+    .from(deviceAuthz)
+    .where(and(eq(deviceAuthz.accountId, principal.accountId), eq(deviceAuthz.deviceId, deviceId)))
+    .limit(1);
+  if (direct) return [...PROJECT_ROLE_PERMISSIONS];
+  return rolePermissionsOn(db, principal.tenantId, principal.accountId, deviceId);
+}
+
+/**
+ * The device `tangramId` for a route that needs `permission` (or only visibility, without one).
+ * @throws AppError 404 when the device is missing or `principal` may not see it (foreign and missing alike);
+ * 403 DEVICE_PERMISSION_DENIED when it may see the device but none of its grants includes `permission`.
+ */
+export async function deviceFor(db: Db, principal: TPrincipal, tangramId: string, permission?: TDevicePermission): Promise<TDeviceRow> {
+  const device = await findVisibleDevice(db, principal, tangramId);
+  if (!device) throw notFound('device');
+  if (permission && !(await findVisible(db, principal, eq(devices.id, device.id), permission))) {
+    throw new AppError(403, ErrorCode.DevicePermissionDenied, `your role on this device does not include ${permission}`);
+  }
+  return device;
 }

@@ -5,6 +5,7 @@ import type { Db } from '../../db/client.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { notFound } from '../../core/errors.js';
 import { deviceIngestStats, devices, projectSensors, projects } from '../../db/schema.js';
+import { devicePermissions } from './access.js';
 import { findDeviceView } from './device-queries.js';
 import { presentDevice, presentDeviceDetail, type TDeviceView } from './presenters.js';
 
@@ -20,20 +21,22 @@ export async function getDevice(db: Db, principal: TPrincipal, tangramId: string
 }
 
 /**
- * The device with its project's status groups and sensors and its ingest rejection counters (v2 detail).
+ * The device with its project's status groups and sensors, its ingest rejection counters and what the caller may do
+ * with it (v2 detail).
  * @throws AppError 404 when it does not exist or `principal` may not see it.
  */
 export async function getDeviceDetail(db: Db, principal: TPrincipal, tangramId: string): Promise<TDeviceDetail> {
   const view = await viewOrNotFound(db, principal, tangramId);
-  const [[project], sensors, rejected] = await Promise.all([
+  const [[project], sensors, rejected, permissions] = await Promise.all([
     db.select({ statusGroups: projects.statusGroups }).from(projects).where(eq(projects.id, view.device.projectId)),
     db.select().from(projectSensors).where(eq(projectSensors.projectId, view.device.projectId)).orderBy(asc(projectSensors.id)),
     db
       .select({ reason: deviceIngestStats.reason, count: deviceIngestStats.count })
       .from(deviceIngestStats)
       .where(eq(deviceIngestStats.deviceId, view.device.id)),
+    devicePermissions(db, principal, view.device.id),
   ]);
-  return presentDeviceDetail(view, project.statusGroups, sensors, rejected);
+  return presentDeviceDetail(view, project.statusGroups, sensors, rejected, permissions);
 }
 
 /**

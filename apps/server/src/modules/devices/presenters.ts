@@ -41,11 +41,13 @@ export function presentDeviceDetail(
   statusGroups: TStatusGroup[],
   sensors: (typeof projectSensors.$inferSelect)[],
   rejected: { reason: string; count: number }[],
+  permissions: TDeviceDetail['permissions'],
 ): TDeviceDetail {
   return {
     ...presentDevice(view),
     status_groups: statusGroups,
     sensors: sensors.map((s) => ({ key: s.key, name: s.name, unit: s.unit, value_count: s.valueCount, enabled: s.enabled })),
     ingest_rejected: Object.fromEntries(rejected.map((r) => [r.reason, r.count])),
+    permissions,
   };
 }

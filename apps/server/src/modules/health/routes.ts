@@ -1,4 +1,8 @@
-/** GET /healthz: `200 {status, db, broker, ingest}` (issue 2), 503 when a part is down or ingest is stalled. */
+/**
+ * GET /healthz (docs/deployment.md "Health"): `200 {status: "ok", db, broker, ingest}` when all are up, 503 with the
+ * part that is down (or `ingest: "stalled"`) otherwise. Answers within a second whatever the database does: the database's ping has its own
+ * deadline (db/client.ts DB_PING_DEADLINE_MS), and a database that does not answer in time counts as down.
+ */
 import { ZHealth } from '@tessera/contracts';
 import type { TApp } from '../../core/app.js';
 import type { TAppContext } from '../../core/context.js';

@@ -14,6 +14,7 @@ import { findVisibleDevice } from '../devices/access.js';
 import { canDevicePublish, canDeviceSubscribe, classifyDeviceTopic, liveAlertsAccount, liveTopicDevice } from './acl.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import type { IngestPipeline } from './pipeline.js';
+import { ThrottledLog } from './throttled-log.js';
 
 /** The MQTT username a browser uses to present its access token as password. */
 export const BROWSER_USERNAME = 'jwt';
@@ -30,11 +31,17 @@ export interface THookDeps {
   log: Logger;
 }
 
-/** CONNACK return code 5 "not authorised" (MQTT 3.1.1 §3.2.2.3). */
+/** CONNACK return codes (MQTT 3.1.1 §3.2.2.3): 5 "not authorised", 3 "server unavailable". */
 const NOT_AUTHORISED = 5;
+const SERVER_UNAVAILABLE = 3;
 
 function refused(): AuthenticateError {
   return Object.assign(new Error('not authorised'), { returnCode: NOT_AUTHORISED }) as AuthenticateError;
+}
+
+/** A look-up failed (the database is down or late): not a verdict on the credentials, so the device retries. */
+function unavailable(): AuthenticateError {
+  return Object.assign(new Error('server unavailable'), { returnCode: SERVER_UNAVAILABLE }) as AuthenticateError;
 }
 
 /** Builds authenticate / authorizePublish / authorizeSubscribe for Aedes. */
@@ -42,6 +49,7 @@ export function createBrokerHooks(
   deps: THookDeps,
 ): Required<Pick<AedesOptions, 'authenticate' | 'authorizePublish' | 'authorizeSubscribe'>> {
   const identities = new WeakMap<Client, TConnIdentity>();
+  const unavailableLog = new ThrottledLog(deps.log);
 
   async function identify(username: string | undefined, password: Buffer | undefined): Promise<TConnIdentity | null> {
     if (!username || !password) return null;
@@ -69,8 +77,13 @@ export function createBrokerHooks(
           done(null, true);
         },
         (err: unknown) => {
-          deps.log.error({ err }, 'MQTT authentication failed');
-          done(refused(), false);
+          // One line per window, not one per device: during an outage every device retries.
+          unavailableLog.warn(
+            'unavailable',
+            { err: (err as Error)?.message },
+            'MQTT login not checked (database unavailable): answered server unavailable',
+          );
+          done(unavailable(), false);
         },
       );
     },
@@ -100,7 +113,7 @@ export function createBrokerHooks(
       if (alertsOf !== null) return done(null, identity && alertsOf === identity.principal.accountId ? sub : null);
       const tangramId = identity ? liveTopicDevice(sub.topic) : null;
       if (!identity || !tangramId) return done(null, null);
-      findVisibleDevice(deps.db, identity.principal, tangramId).then(
+      findVisibleDevice(deps.db, identity.principal, tangramId, 'view_telemetry').then(
         (device) => done(null, device ? sub : null),
         (err: unknown) => {
           deps.log.error({ err }, 'live subscription check failed');

@@ -22,7 +22,18 @@ export interface TMessaging {
   listen(httpServer: Server): Promise<void>;
   /** The MQTT TCP port actually bound (embedded mode), or null. */
   mqttPort(): number | null;
-  /** Stops accepting, drains the pending ingest batch (so acknowledged points are stored), closes the broker/client. */
+  /**
+   * Refuses new connections (MQTT TCP, WebSocket `/mqtt`; external mode: stops taking messages from the broker).
+   * Connected clients stay until {@link TMessaging.close}. Idempotent.
+   */
+  stopAccepting(): Promise<void>;
+  /**
+   * Stops taking publishes and writes what is pending, so every acknowledged point is stored and the last batch is
+   * acknowledged; then lets the commit listener finish. Waits for the database: the caller bounds it
+   * (core/shutdown.ts). Publishes not stored by then are never acknowledged, so their devices send them again.
+   */
+  drain(): Promise<void>;
+  /** Disconnects every client and closes the broker (or the connection to the external one). */
   close(): Promise<void>;
   /** In-process ingest counters since start (accepted, duplicates, refused by reason). */
   ingestCounters(): TIngestCounters;
@@ -105,13 +116,18 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       });
     },
     mqttPort: () => boundPort,
-    async close() {
+    async stopAccepting() {
       broker.stopAccepting();
       await external?.stopAccepting();
+    },
+    async drain() {
       await pipeline.drain();
       await commitListener?.close();
       // Let the PUBACKs of the drained batch reach the wire before the connections close.
       await new Promise((r) => setTimeout(r, PUBACK_GRACE_MS));
+    },
+    async close() {
+      broker.stopAccepting();
       await external?.close();
       await broker.close();
     },

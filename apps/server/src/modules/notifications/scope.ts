@@ -8,7 +8,7 @@ import { notFound } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import type { Db } from '../../db/client.js';
 import { devices, projects } from '../../db/schema.js';
-import { findVisibleDevice, visibleDevicesCondition } from '../devices/access.js';
+import { deviceFor, visibleDevicesCondition } from '../devices/access.js';
 
 /** A subscription's target: a project, or a device and its project. */
 export interface TScopeTarget {
@@ -20,14 +20,13 @@ export interface TScopeTarget {
 export function visibleProjectsCondition(principal: TPrincipal): SQL {
   const ofTenant = eq(projects.tenantId, principal.tenantId);
   if (principal.level !== 'user') return ofTenant;
-  const seen = sql`${projects.id} in (select ${devices.projectId} from ${devices} where ${visibleDevicesCondition(principal)})`;
+  const seen = sql`${projects.id} in (select ${devices.projectId} from ${devices} where ${visibleDevicesCondition(principal, 'receive_alerts')})`;
   return and(ofTenant, seen)!;
 }
 
 /** The device `tangramId` as a target. @throws AppError 404 when the caller may not see it. */
 export async function deviceTarget(db: Db, principal: TPrincipal, tangramId: string): Promise<TScopeTarget> {
-  const device = await findVisibleDevice(db, principal, tangramId);
-  if (!device) throw notFound('device');
+  const device = await deviceFor(db, principal, tangramId, 'receive_alerts');
   const [project] = await db.select({ id: projects.id, name: projects.name }).from(projects).where(eq(projects.id, device.projectId));
   return { project, device: { id: device.id, tangramId: device.tangramId, name: device.name } };
 }

@@ -75,6 +75,6 @@ async function maySee(db: Db, a: TAccountRow, deviceId: number): Promise<boolean
   const [visible] = await db
     .select({ id: devices.id })
     .from(devices)
-    .where(and(eq(devices.id, deviceId), visibleDevicesCondition(principal)));
+    .where(and(eq(devices.id, deviceId), visibleDevicesCondition(principal, 'receive_alerts')));
   return visible !== undefined;
 }

@@ -29,7 +29,7 @@ export async function listSubscriptions(db: Db, principal: TPrincipal): Promise<
     .from(alertSubscriptions)
     .innerJoin(devices, eq(devices.id, alertSubscriptions.deviceId))
     .innerJoin(projects, eq(projects.id, devices.projectId))
-    .where(and(mine, visibleDevicesCondition(principal)))
+    .where(and(mine, visibleDevicesCondition(principal, 'receive_alerts')))
     .orderBy(asc(devices.name), asc(devices.id));
   return {
     data: [

@@ -10,7 +10,7 @@ import type { Db } from '../../db/client.js';
 import { AppError, badRequest } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { telemetry, telemetryLatest } from '../../db/schema.js';
-import { visibleDeviceOr404 } from './device.js';
+import { deviceFor } from '../devices/access.js';
 import { assertRange } from './range.js';
 
 /** Rows per read. */
@@ -24,7 +24,7 @@ export interface TCsvDownload {
 
 /**
  * Prepares the CSV of a visible device's `keys` (all reported keys when absent) in [startTs, endTs].
- * @throws AppError 404 for an invisible device or a range without data (code NO_DATA_IN_PERIOD); 400 for a bad
+ * @throws AppError 404 for an invisible device, 403 DEVICE_PERMISSION_DENIED without download_data or a range without data (code NO_DATA_IN_PERIOD); 400 for a bad
  *   key list, a bad range or one over HISTORY_RANGE_MAX_DAYS.
  */
 export async function prepareDownload(
@@ -34,7 +34,7 @@ export async function prepareDownload(
   batchRows = DOWNLOAD_BATCH_ROWS,
 ): Promise<TCsvDownload> {
   assertRange(q.startTs, q.endTs, HISTORY_RANGE_MAX_DAYS);
-  const device = await visibleDeviceOr404(db, principal, q.tangramId);
+  const device = await deviceFor(db, principal, q.tangramId, 'download_data');
   const keys = q.keys ? parseKeys(q.keys) : await reportedKeys(db, device.id);
   const [any] = keys.length
     ? await db

@@ -7,25 +7,25 @@ import type { TLatestNQuery, TLatestValue, TTelemetryMetadata, TTelemetryRow } f
 import type { Db } from '../../db/client.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { projectSensors, telemetry, telemetryLatest } from '../../db/schema.js';
-import { visibleDeviceOr404 } from './device.js';
+import { deviceFor } from '../devices/access.js';
 import { presentLatest, presentRow } from './presenters.js';
 
 /**
  * Latest value of every key of a visible device, by key.
- * @throws AppError 404 for an invisible device.
+ * @throws AppError 404 for an invisible device, 403 DEVICE_PERMISSION_DENIED without view_telemetry.
  */
 export async function getLatest(db: Db, principal: TPrincipal, tangramId: string): Promise<TLatestValue[]> {
-  const device = await visibleDeviceOr404(db, principal, tangramId);
+  const device = await deviceFor(db, principal, tangramId, 'view_telemetry');
   const rows = await db.select().from(telemetryLatest).where(eq(telemetryLatest.deviceId, device.id)).orderBy(asc(telemetryLatest.key));
   return rows.map(presentLatest);
 }
 
 /**
  * The newest `n` raw rows of one key, newest first.
- * @throws AppError 404 for an invisible device.
+ * @throws AppError 404 for an invisible device, 403 DEVICE_PERMISSION_DENIED without view_telemetry.
  */
 export async function getLatestN(db: Db, principal: TPrincipal, q: TLatestNQuery): Promise<TTelemetryRow[]> {
-  const device = await visibleDeviceOr404(db, principal, q.tangramId);
+  const device = await deviceFor(db, principal, q.tangramId, 'view_telemetry');
   const rows = await db
     .select()
     .from(telemetry)
@@ -40,7 +40,7 @@ export async function getLatestN(db: Db, principal: TPrincipal, q: TLatestNQuery
  * @throws AppError 404 for an invisible device.
  */
 export async function getMetadata(db: Db, principal: TPrincipal, tangramId: string): Promise<TTelemetryMetadata> {
-  const device = await visibleDeviceOr404(db, principal, tangramId);
+  const device = await deviceFor(db, principal, tangramId);
   const rows = await db.select().from(projectSensors).where(eq(projectSensors.projectId, device.projectId)).orderBy(asc(projectSensors.id));
   return rows.map((s) => ({ key: s.key, name: s.name, unit: s.unit, value_count: s.valueCount, enabled: s.enabled }));
 }

@@ -8,13 +8,13 @@ import type { Db } from '../../db/client.js';
 import { badRequest } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { telemetry } from '../../db/schema.js';
-import { visibleDeviceOr404 } from './device.js';
+import { deviceFor } from '../devices/access.js';
 import { presentRow } from './presenters.js';
 import { assertRange } from './range.js';
 
 /**
  * Raw rows of a visible device's key in [startTs, endTs].
- * @throws AppError 404 for an invisible device; 400 for a bad range, a range over HISTORY_RANGE_DAYS, or more
+ * @throws AppError 404 for an invisible device, 403 DEVICE_PERMISSION_DENIED without view_history; 400 for a bad range, a range over HISTORY_RANGE_DAYS, or more
  *   than `maxRows` rows (asking for a shorter range).
  */
 export async function getRawValues(
@@ -24,7 +24,7 @@ export async function getRawValues(
   maxRows = MAX_RAW_ROWS,
 ): Promise<TTelemetryRow[]> {
   assertRange(q.startTs, q.endTs, HISTORY_RANGE_DAYS);
-  const device = await visibleDeviceOr404(db, principal, q.tangramId);
+  const device = await deviceFor(db, principal, q.tangramId, 'view_history');
   const rows = await db
     .select()
     .from(telemetry)

@@ -9,18 +9,18 @@ import { rowsOf, type Db } from '../../db/client.js';
 import { exactSum, toFloat8Saturated } from '../../db/exact-sum.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { planBuckets, type TBucketPlan } from './buckets.js';
-import { visibleDeviceOr404 } from './device.js';
+import { deviceFor } from '../devices/access.js';
 import { assertRange } from './range.js';
 
 type TSlotRow = { b: number | string; x1: number | null; x2: number | null; x3: number | null };
 
 /**
  * Answers a timeseries query for a device `principal` may see.
- * @throws AppError 404 for an invisible device; 400 for start ≥ end or a range over HISTORY_RANGE_MAX_DAYS.
+ * @throws AppError 404 for an invisible device, 403 DEVICE_PERMISSION_DENIED without view_history; 400 for start ≥ end or a range over HISTORY_RANGE_MAX_DAYS.
  */
 export async function queryTimeseries(db: Db, principal: TPrincipal, q: TTimeseriesQuery): Promise<TTimeseriesResponse> {
   assertRange(q.startTs, q.endTs, HISTORY_RANGE_MAX_DAYS);
-  const device = await visibleDeviceOr404(db, principal, q.tangramId);
+  const device = await deviceFor(db, principal, q.tangramId, 'view_history');
   const plan = planBuckets(q.startTs, q.endTs, q.width);
   const rows = rowsOf<TSlotRow>(await db.execute(bucketSql(device.id, q.key, q.fn, plan)));
   const values = rows.map((r) => ({ ts: Number(r.b), vs: [r.x1, r.x2, r.x3].map(numOrNull) }));

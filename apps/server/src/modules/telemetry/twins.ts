@@ -33,7 +33,7 @@ export async function getDeviceTwins(db: Db, principal: TPrincipal, tangramIds: 
     })
     .from(devices)
     .innerJoin(projects, eq(projects.id, devices.projectId))
-    .where(and(inArray(devices.tangramId, ids), visibleDevicesCondition(principal)));
+    .where(and(inArray(devices.tangramId, ids), visibleDevicesCondition(principal, 'view_telemetry')));
   const latest = found.length
     ? await db
         .select()

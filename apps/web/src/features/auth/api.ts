@@ -10,7 +10,7 @@ import {
 import type { z } from 'zod';
 import type { ZForgotPasswordRequest } from '@tessera/contracts';
 import { http } from '../../lib/http';
-import { saveTokens } from '../../lib/session';
+import { getSession, saveTokens } from '../../lib/session';
 
 /** POST login; on 200 stores both tokens (§4) and answers the response (the page reads `set_pwd_flag`). */
 export function useLogin() {
@@ -35,7 +35,13 @@ export function useResetPassword() {
   return useMutation({ mutationFn: (body: TResetPasswordRequest) => http.post<void>(paths.resetPwd, body, { quiet: true }) });
 }
 
-/** PUT pwd: old → new (profile and /setpwd). */
+/**
+ * PUT pwd: old → new (profile and /setpwd). Sends this console's refresh token, so the server ends every other
+ * session of the account but this one.
+ */
 export function useChangePassword() {
-  return useMutation({ mutationFn: (body: TChangePasswordRequest) => http.put<void>(paths.pwd, body, { quiet: true }) });
+  return useMutation({
+    mutationFn: (body: TChangePasswordRequest) =>
+      http.put<void>(paths.pwd, { ...body, refresh_token: getSession().refreshToken ?? undefined }, { quiet: true }),
+  });
 }

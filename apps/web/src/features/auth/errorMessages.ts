@@ -5,6 +5,7 @@ import { HttpError } from '../../lib/http';
 const KEYS: Record<string, string> = {
   [ErrorCode.WrongCredentials]: 'auth.errors.wrongCredentials',
   [ErrorCode.AccountLocked]: 'auth.errors.locked',
+  [ErrorCode.LoginThrottled]: 'auth.errors.throttled',
   [ErrorCode.CodeInvalid]: 'auth.errors.codeInvalid',
   [ErrorCode.AccountNotFound]: 'auth.errors.notFound',
   [ErrorCode.PasswordIncorrect]: 'auth.errors.passwordIncorrect',

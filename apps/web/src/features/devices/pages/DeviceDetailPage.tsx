@@ -1,22 +1,21 @@
 /**
  * Device detail layout (spec §2 `device/detail/{id}`): header (name, nickname, Tangram ID, online) and the tabs
  * built so far — telemetry-status, history-chart, realtime-chart, app-rules, remote-control, and custom-page when the
- * device's project has a page — plus the push switch and (vendors) the edit button. It holds the live subscription
+ * device's project has a page; only those the caller's permissions open (model/permissions.ts) — plus the push switch and (vendors) the edit button. It holds the live subscription
  * so the twin stays current whichever tab is open.
  */
 import { Alert, Space, Spin, Tabs, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
 import { useDeviceDetail } from '../api';
 import { DeviceEditButton } from '../components/DeviceEditModal';
 import { OnlineBadge } from '../components/OnlineBadge';
 import { PushSwitch } from '../components/PushSwitch';
 import { getSession } from '../../../lib/session';
 import type { TDeviceOutlet } from '../context';
+import { allowedTabs, DEVICE_TABS } from '../model/permissions';
 import { useLiveTwin } from '../useLiveTwin';
 import { useHasCustomPage } from '../../custom-page/api';
-
-const TABS = ['telemetry-status', 'history-chart', 'realtime-chart', 'app-rules', 'remote-control', 'custom-page'] as const;
 
 /** The device detail page with its tabs. */
 export default function DeviceDetailPage() {
@@ -25,14 +24,20 @@ export default function DeviceDetailPage() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const detail = useDeviceDetail(tangramId);
-  useLiveTwin(tangramId, detail.data?.status_groups);
+  const seesTelemetry = detail.data?.permissions.includes('view_telemetry') ?? false;
+  useLiveTwin(tangramId, seesTelemetry ? detail.data?.status_groups : undefined);
   const hasCustomPage = useHasCustomPage(detail.data?.project_id);
 
   if (detail.isPending) return <Spin data-testid="device-loading" />;
   if (detail.isError) return <Alert type="error" showIcon data-testid="device-error" message={t('devices.detail.notFound')} />;
   const device = detail.data;
-  const active = TABS.find((tab) => pathname.endsWith(`/${tab}`)) ?? TABS[0];
+  const tabs = allowedTabs(device.permissions, hasCustomPage);
+  const active = DEVICE_TABS.find((tab) => pathname.endsWith(`/${tab}`)) ?? DEVICE_TABS[0];
   const context: TDeviceOutlet = { device };
+  // A tab the caller's role does not open (a link, the default tab): go to the first one it does open.
+  if (!tabs.includes(active) && active !== 'custom-page' && tabs.length > 0) {
+    return <Navigate to={`/device/detail/${device.tangram_id}/${tabs[0]}`} replace />;
+  }
 
   return (
     <Space direction="vertical" size="small" style={{ width: '100%' }}>
@@ -45,19 +50,23 @@ export default function DeviceDetailPage() {
           {device.tangram_id}
         </Typography.Text>
         <OnlineBadge online={device.online} testId="device-online" />
-        <PushSwitch tangramId={device.tangram_id} />
+        {device.permissions.includes('receive_alerts') && <PushSwitch tangramId={device.tangram_id} />}
         {getSession().level !== 'user' && <DeviceEditButton device={device} />}
       </Space>
       <Tabs
         data-testid="device-tabs"
         activeKey={active}
         onChange={(key) => navigate(key)}
-        items={TABS.filter((key) => key !== 'custom-page' || hasCustomPage).map((key) => ({
+        items={tabs.map((key) => ({
           key,
           label: <span data-testid={`tab-${key}`}>{t(`devices.tab.${key}`)}</span>,
         }))}
       />
-      <Outlet context={context} />
+      {tabs.length > 0 ? (
+        <Outlet context={context} />
+      ) : (
+        <Alert type="info" showIcon data-testid="device-no-permission" message={t('devices.detail.noPermission')} />
+      )}
     </Space>
   );
 }
