@@ -1,7 +1,8 @@
 /**
  * GET /healthz (docs/deployment.md "Health"): `200 {status: "ok", db, broker, ingest}` when all are up, 503 with the
- * part that is down (or `ingest: "stalled"`) otherwise. Answers within a second whatever the database does: the database's ping has its own
- * deadline (db/client.ts DB_PING_DEADLINE_MS), and a database that does not answer in time counts as down.
+ * part that is down (or `ingest: "stalled"`) otherwise. Answers within a second whatever the database does: the
+ * database's ping has its own deadline (db/client.ts DB_PING_DEADLINE_MS), and a database that does not answer in
+ * time counts as down.
  */
 import { ZHealth } from '@tessera/contracts';
 import type { TApp } from '../../core/app.js';

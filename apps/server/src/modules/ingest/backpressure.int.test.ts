@@ -79,7 +79,9 @@ describe(`ingest back-pressure (${TEST_DB_KIND})`, () => {
       Array.from({ length: messages }, (_, m) =>
         clients[0].publishAsync(
           topics.telemetry(d.tangramId),
-          JSON.stringify(Array.from({ length: POINTS_PER_MESSAGE }, (_, i) => ({ key: 'humidity', ts: base + m * POINTS_PER_MESSAGE + i, vs: [i] }))),
+          JSON.stringify(
+            Array.from({ length: POINTS_PER_MESSAGE }, (_, i) => ({ key: 'humidity', ts: base + m * POINTS_PER_MESSAGE + i, vs: [i] })),
+          ),
           { qos: 1 },
         ),
       ),
