@@ -78,9 +78,16 @@ export const MAX_TELEMETRY_VALUES = 3;
 export const TELEMETRY_KEY_MAX = 32;
 /** One MQTT telemetry publish may carry at most this many points (array form). */
 export const MAX_POINTS_PER_MESSAGE = 1_000;
-/** Per-device ingest rate limit: points per second sustained (token bucket refill) and burst. */
+/**
+ * Per-device ingest rate limit: points per second sustained (token bucket refill) and burst. The bucket refills with
+ * the device's own clock (the points' ts) or the server's, whichever advanced more (docs/protocol.md "Limits").
+ */
 export const DEVICE_RATE_POINTS_PER_S = 1_000;
 export const DEVICE_RATE_BURST_POINTS = 5_000;
+/** The earliest device timestamp ingest accepts: 2000-01-01T00:00:00Z, in epoch milliseconds. */
+export const DEVICE_TS_MIN_MS = 946_684_800_000;
+/** How far ahead of the server's clock a device timestamp may be, in milliseconds (one day). */
+export const DEVICE_TS_MAX_AHEAD_MS = 86_400_000;
 
 /**
  * Account lock-out (docs/decisions/auth.md "Wrong passwords"): this many consecutive wrong login passwords, from any

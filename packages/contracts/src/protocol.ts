@@ -5,7 +5,7 @@
  * Live to browsers: live/devices/{id}; alerts on live/accounts/{accountId}/alerts.
  */
 import { z } from 'zod';
-import { MAX_POINTS_PER_MESSAGE, MAX_TELEMETRY_VALUES } from './limits.js';
+import { DEVICE_TS_MAX_AHEAD_MS, DEVICE_TS_MIN_MS, MAX_POINTS_PER_MESSAGE, MAX_TELEMETRY_VALUES } from './limits.js';
 import { STATUS_WORD_MAX } from './status-word.js';
 import { ZTelemetryKey } from './telemetry.js';
 
@@ -26,6 +26,29 @@ export const ZStatusMessage = z.object({
   value: z.number().int().min(0).max(STATUS_WORD_MAX),
 });
 export type TStatusMessage = z.infer<typeof ZStatusMessage>;
+
+/**
+ * Whether ingest accepts a device timestamp (epoch ms) read at server time `nowMs`: from DEVICE_TS_MIN_MS (2000) to
+ * DEVICE_TS_MAX_AHEAD_MS (one day) past the server's clock, both included. Others are refused as `ts_out_of_range`.
+ */
+export function isDeviceTsAccepted(ts: number, nowMs: number): boolean {
+  return ts >= DEVICE_TS_MIN_MS && ts <= nowMs + DEVICE_TS_MAX_AHEAD_MS;
+}
+
+/**
+ * Why ingest refused points (the `reason` of a device's ingest counters, docs/protocol.md "Limits and bad payloads"):
+ * unreadable or off-schema, a key the project lacks, over MAX_POINTS_PER_MESSAGE, over the device's rate, a
+ * timestamp outside the accepted window, or data the database refused to store (isolated from the rest of its batch).
+ */
+export const INGEST_REJECT_REASONS = [
+  'malformed',
+  'unknown_key',
+  'too_many_points',
+  'rate_limited',
+  'ts_out_of_range',
+  'unstorable',
+] as const;
+export type TIngestRejectReason = (typeof INGEST_REJECT_REASONS)[number];
 
 /** Live message to browsers (§3 "Live messages: topic plus list of key, ts, vs"). Status arrives as key `$status`. */
 export const ZLiveMessage = z.object({

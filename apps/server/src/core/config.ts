@@ -74,6 +74,7 @@ const ZEnv = z.object({
   WEB_DIST: z.string().optional(),
   INGEST_BATCH_MAX: z.coerce.number().int().min(1).max(100_000).default(5_000),
   INGEST_FLUSH_MS: z.coerce.number().int().min(1).max(10_000).default(20),
+  INGEST_STALL_MS: z.coerce.number().int().min(100).max(3_600_000).default(10_000),
   COMMAND_TIMEOUT_MS: z.coerce.number().int().min(COMMAND_TIMEOUT_MIN_MS).max(COMMAND_TIMEOUT_MAX_MS).default(COMMAND_TIMEOUT_DEFAULT_MS),
   DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(DB_TIMEOUT_DEFAULTS.connectMs),
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(DB_TIMEOUT_DEFAULTS.statementMs),
@@ -110,6 +111,8 @@ export interface TConfig {
   /** Ingest: points per batch at most, and the longest a point waits for its batch, in milliseconds. */
   ingestBatchMax: number;
   ingestFlushMs: number;
+  /** GET /healthz reports ingest `stalled` when publishes waited this long with no batch committing, in ms. */
+  ingestStallMs: number;
   /** Remote control: how long a command waits for the device's reply, in milliseconds (docs/decisions/device-control.md). */
   commandTimeoutMs: number;
   /** PostgreSQL: opening a connection or waiting for a free one, and PostgreSQL's statement_timeout, in ms (db/pg-pool.ts). */
@@ -159,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     webDist: e.WEB_DIST,
     ingestBatchMax: e.INGEST_BATCH_MAX,
     ingestFlushMs: e.INGEST_FLUSH_MS,
+    ingestStallMs: e.INGEST_STALL_MS,
     commandTimeoutMs: e.COMMAND_TIMEOUT_MS,
     dbConnectTimeoutMs: e.DB_CONNECT_TIMEOUT_MS,
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,

@@ -25,6 +25,20 @@ export interface TMailer {
   enqueue(mail: TMail, db?: Db): Promise<void>;
 }
 
+/** Ingest's backlog and progress (modules/ingest pipeline; GET /healthz `ingest`, bench/overload). */
+export interface TIngestBacklog {
+  /** Points admitted and not yet committed (filling, waiting and being written); bounded by the admission gate. */
+  queuedPoints: number;
+  /** Publishes waiting for admission (the broker reads nothing more from their connections meanwhile). */
+  waitingPublishes: number;
+  /** Publishes taken and not yet acknowledged or refused. */
+  openPublishes: number;
+  /** How long publishes have been open without any batch committing, in ms (0 when none is open). */
+  stalledForMs: number;
+  /** True when `stalledForMs` reached INGEST_STALL_MS: ingest is stuck (a database that hangs or fails every write). */
+  stalled: boolean;
+}
+
 /** Server-side publishing into the MQTT broker, embedded or external (modules/ingest). */
 export interface TMessageBus {
   /** Publishes `payload` on `topic`. `retain` for device config. Resolves once the broker took it. */
@@ -41,6 +55,8 @@ export interface TMessageBus {
    * an external broker, which does not tell.
    */
   isDeviceListening(tangramId: string): boolean | null;
+  /** The ingest pipeline's backlog, and whether it is stalled. */
+  ingestBacklog(): TIngestBacklog;
 }
 
 /**

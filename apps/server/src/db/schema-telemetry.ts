@@ -3,7 +3,7 @@
  * counters.
  * Part of the one Drizzle schema (schema.ts re-exports every schema file); times are epoch ms in `bigint` columns.
  */
-import { bigint, doublePrecision, integer, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, integer, numeric, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { epochMs } from './columns.js';
 
 /**
@@ -42,7 +42,8 @@ export const telemetryLatest = pgTable(
 /**
  * Rollups of telemetry per bucket (1 min and 1 h): count, min/max/sum of v1..v3, and first/last v1 by ts
  * (for `diff`). Maintained by ingest in the same transaction as the raw rows; a resent point is not counted
- * twice because only newly inserted raw rows feed it.
+ * twice because only newly inserted raw rows feed it. Sums are `numeric`: a float8 sum of finite doubles can
+ * overflow (db/exact-sum.ts), a numeric one cannot.
  */
 export const telemetryRollup = pgTable(
   'telemetry_rollup',
@@ -54,13 +55,13 @@ export const telemetryRollup = pgTable(
     count: integer('count').notNull(),
     v1Min: doublePrecision('v1_min'),
     v1Max: doublePrecision('v1_max'),
-    v1Sum: doublePrecision('v1_sum'),
+    v1Sum: numeric('v1_sum', { mode: 'number' }),
     v2Min: doublePrecision('v2_min'),
     v2Max: doublePrecision('v2_max'),
-    v2Sum: doublePrecision('v2_sum'),
+    v2Sum: numeric('v2_sum', { mode: 'number' }),
     v3Min: doublePrecision('v3_min'),
     v3Max: doublePrecision('v3_max'),
-    v3Sum: doublePrecision('v3_sum'),
+    v3Sum: numeric('v3_sum', { mode: 'number' }),
     firstTs: epochMs('first_ts').notNull(),
     firstV1: doublePrecision('first_v1'),
     lastTs: epochMs('last_ts').notNull(),
@@ -81,7 +82,7 @@ export const deviceStatus = pgTable(
   (t) => [primaryKey({ columns: [t.deviceId, t.ts] })],
 );
 
-/** Points rejected by ingest per device and reason (malformed, unknown_key, rate_limited). */
+/** Points rejected by ingest per device and reason (INGEST_REJECT_REASONS of the contracts). */
 export const deviceIngestStats = pgTable(
   'device_ingest_stats',
   {

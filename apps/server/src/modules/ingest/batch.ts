@@ -1,6 +1,8 @@
 /**
- * One ingest batch being filled: rows for writeIngestBatch, rejected counters, the live messages to publish
- * after commit, and the publishers waiting for that commit (their QoS 1 acknowledgement).
+ * One ingest batch being filled: the accepted messages (each with its rows and the publisher waiting for its QoS 1
+ * acknowledgement), the refused messages' counters, and helpers that turn any slice of the messages into the
+ * writer's argument, the live messages and the commit listener's rows — a batch the database refuses is written
+ * again in slices (commit.ts), and each slice that commits is acknowledged and published on its own.
  */
 import { STATUS_LIVE_KEY, topics, type TLiveMessage, type TStatusMessage, type TTelemetryPoint } from '@tessera/contracts';
 import type { TIngestBatch, TRejectedIn, TStatusRowIn, TTelemetryRowIn } from '../telemetry/write.js';
@@ -9,78 +11,127 @@ import type { TRejectReason } from './parse.js';
 
 type TLiveItem = TLiveMessage['list'][number];
 
+/** A publisher waiting for its message's fate: resolve acknowledges it, reject leaves it unacknowledged. */
+export interface TWaiter {
+  resolve: () => void;
+  reject: (err: Error) => void;
+}
+
+/** One accepted publish: its telemetry points or its status word, as rows. */
+export interface TPendingMessage {
+  device: TIngestDevice;
+  telemetry: TTelemetryRowIn[];
+  status: TStatusRowIn[];
+  /** Points it holds (a status word counts as one). */
+  points: number;
+  waiter: TWaiter;
+}
+
+/** What a committed slice hands to the commit listener: its stored rows and their devices. */
+export interface TCommittedRows {
+  telemetry: readonly TTelemetryRowIn[];
+  status: readonly TStatusRowIn[];
+  devices: ReadonlyMap<number, TIngestDevice>;
+}
+
 /** A batch under construction. */
 export class PendingBatch {
-  readonly telemetry: TTelemetryRowIn[] = [];
-  readonly status: TStatusRowIn[] = [];
-  private readonly rejected = new Map<string, TRejectedIn>();
-  private readonly live = new Map<string, TLiveItem[]>();
-  readonly waiters: { resolve: () => void; reject: (err: Error) => void }[] = [];
-  /** The devices whose points or status words the batch holds (the rule engine needs their project). */
-  readonly devices = new Map<number, TIngestDevice>();
-  /** Points and status words held (what INGEST_BATCH_MAX counts). */
+  readonly messages: TPendingMessage[] = [];
+  /** Counters of messages refused before the batch (parse, rate, window), per device and reason. */
+  readonly rejected = new Map<string, TRejectedIn>();
+  /** Publishers of those refused messages: acknowledged once their counters are written. */
+  readonly refusedWaiters: TWaiter[] = [];
+  /** Points and status words held, plus one per refused message (what INGEST_BATCH_MAX counts). */
   size = 0;
+  /** When the first message joined (Date.now()), or null while empty: the batch is written INGEST_FLUSH_MS later. */
+  openedAt: number | null = null;
 
-  /** Adds accepted telemetry points of `device`. */
-  addPoints(device: TIngestDevice, points: TTelemetryPoint[], svcRecvTs: number): void {
-    const live = this.liveOf(device.tangramId);
-    this.devices.set(device.id, device);
-    for (const p of points) {
-      this.telemetry.push({
-        deviceId: device.id,
-        key: p.key,
-        ts: p.ts,
-        svcRecvTs,
-        v1: p.vs[0] ?? null,
-        v2: p.vs[1] ?? null,
-        v3: p.vs[2] ?? null,
-      });
-      live.push({ key: p.key, ts: p.ts, vs: p.vs });
-    }
-    this.size += points.length;
+  /** Adds an accepted telemetry message of `device`. */
+  addPoints(device: TIngestDevice, points: readonly TTelemetryPoint[], svcRecvTs: number, waiter: TWaiter): void {
+    const telemetry = points.map((p) => ({
+      deviceId: device.id,
+      key: p.key,
+      ts: p.ts,
+      svcRecvTs,
+      v1: p.vs[0] ?? null,
+      v2: p.vs[1] ?? null,
+      v3: p.vs[2] ?? null,
+    }));
+    this.push({ device, telemetry, status: [], points: points.length, waiter });
   }
 
   /** Adds an accepted status word of `device`. */
-  addStatus(device: TIngestDevice, status: TStatusMessage, svcRecvTs: number): void {
-    this.status.push({ deviceId: device.id, ts: status.ts, svcRecvTs, value: status.value });
-    this.devices.set(device.id, device);
-    this.liveOf(device.tangramId).push({ key: STATUS_LIVE_KEY, ts: status.ts, vs: [status.value] });
-    this.size += 1;
+  addStatus(device: TIngestDevice, status: TStatusMessage, svcRecvTs: number, waiter: TWaiter): void {
+    this.push({
+      device,
+      telemetry: [],
+      status: [{ deviceId: device.id, ts: status.ts, svcRecvTs, value: status.value }],
+      points: 1,
+      waiter,
+    });
   }
 
-  /** Counts `count` refused points of `deviceId` for `reason`. */
-  addRejected(deviceId: number, reason: TRejectReason, count: number): void {
-    const k = `${deviceId}:${reason}`;
-    const r = this.rejected.get(k);
-    if (r) r.count += count;
-    else this.rejected.set(k, { deviceId, reason, count });
+  /** Counts `count` refused points of `deviceId` for `reason`; `waiter` is acknowledged when the count is written. */
+  addRejected(deviceId: number, reason: TRejectReason, count: number, waiter: TWaiter): void {
+    addCount(this.rejected, deviceId, reason, count);
+    this.refusedWaiters.push(waiter);
     this.size += 1;
+    this.openedAt ??= Date.now();
   }
 
   /** True when nothing at all waits in the batch. */
   isEmpty(): boolean {
-    return this.waiters.length === 0 && this.size === 0;
+    return this.size === 0;
   }
 
-  /** The argument of writeIngestBatch. */
-  toWrite(): TIngestBatch {
-    return { telemetry: this.telemetry, status: this.status, rejected: [...this.rejected.values()] };
+  private push(message: TPendingMessage): void {
+    this.messages.push(message);
+    this.size += message.points;
+    this.openedAt ??= Date.now();
   }
+}
 
-  /** One live message per device (ZLiveMessage), to publish after commit. */
-  liveMessages(): { topic: string; message: TLiveMessage }[] {
-    return [...this.live].map(([tangramId, list]) => {
-      const topic = topics.live(tangramId);
-      return { topic, message: { topic, list } };
-    });
-  }
+/** Adds `count` to the counter of (`deviceId`, `reason`) in `counters`. */
+export function addCount(counters: Map<string, TRejectedIn>, deviceId: number, reason: TRejectReason, count: number): void {
+  const k = `${deviceId}:${reason}`;
+  const r = counters.get(k);
+  if (r) r.count += count;
+  else counters.set(k, { deviceId, reason, count });
+}
 
-  private liveOf(tangramId: string): TLiveItem[] {
-    let list = this.live.get(tangramId);
+/** The writer's argument for `messages` plus `rejected` counters. */
+export function toWrite(messages: readonly TPendingMessage[], rejected: readonly TRejectedIn[]): TIngestBatch {
+  return { telemetry: messages.flatMap((m) => m.telemetry), status: messages.flatMap((m) => m.status), rejected: [...rejected] };
+}
+
+/** The rows and devices of committed `messages`, for the commit listener. */
+export function committedRowsOf(messages: readonly TPendingMessage[]): TCommittedRows {
+  const devices = new Map<number, TIngestDevice>();
+  for (const m of messages) devices.set(m.device.id, m.device);
+  return { telemetry: messages.flatMap((m) => m.telemetry), status: messages.flatMap((m) => m.status), devices };
+}
+
+/** One live message per device (ZLiveMessage) with every point and status word of committed `messages`. */
+export function liveMessagesOf(messages: readonly TPendingMessage[]): { topic: string; message: TLiveMessage }[] {
+  const lists = new Map<string, TLiveItem[]>();
+  for (const m of messages) {
+    let list = lists.get(m.device.tangramId);
     if (!list) {
       list = [];
-      this.live.set(tangramId, list);
+      lists.set(m.device.tangramId, list);
     }
-    return list;
+    for (const r of m.telemetry) list.push({ key: r.key, ts: r.ts, vs: valuesOf(r) });
+    for (const s of m.status) list.push({ key: STATUS_LIVE_KEY, ts: s.ts, vs: [s.value] });
   }
+  return [...lists].map(([tangramId, list]) => {
+    const topic = topics.live(tangramId);
+    return { topic, message: { topic, list } };
+  });
+}
+
+/** v1..v3 without the trailing absent slots (what the device sent). */
+function valuesOf(r: TTelemetryRowIn): number[] {
+  const vs = [r.v1, r.v2, r.v3];
+  while (vs.length > 0 && vs[vs.length - 1] === null) vs.pop();
+  return vs as number[];
 }

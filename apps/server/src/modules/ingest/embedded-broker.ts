@@ -7,6 +7,7 @@ import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AedesOptions, type AedesPublishPacket, type PublishPacket } from 'aedes';
 import { createWebSocketStream, WebSocketServer } from 'ws';
+import { readOnlyWhenIdle } from './read-ahead.js';
 
 /** The WebSocket path of MQTT on the HTTP server. */
 export const MQTT_WS_PATH = '/mqtt';
@@ -50,14 +51,14 @@ export async function createEmbeddedBroker(hooks: AedesOptions): Promise<TEmbedd
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      aedes.handle(createWebSocketStream(ws), req);
+      readOnlyWhenIdle(aedes.handle(createWebSocketStream(ws), req));
     });
   };
 
   return {
     aedes,
     async listenTcp(port, host) {
-      const server = createServer((socket) => aedes.handle(socket));
+      const server = createServer((socket) => readOnlyWhenIdle(aedes.handle(socket)));
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {

@@ -1,6 +1,9 @@
 import {
   DEVICE_RATE_BURST_POINTS,
+  DEVICE_RATE_POINTS_PER_S,
+  DEVICE_TS_MAX_AHEAD_MS,
   MAX_POINTS_PER_MESSAGE,
+  paths,
   STATUS_LIVE_KEY,
   topics,
   ZLiveMessage,
@@ -140,11 +143,15 @@ describe(`MQTT ingest and live channel (${TEST_DB_KIND})`, () => {
     const [dev] = (await buildDeviceProject(server.ctx.db, { tenantId: vendorTenant })).devices;
     const device = track(await connectMqtt(server.mqttUrl, dev.tangramId, dev.secret));
     const base = 1_600_000_000_000;
-    // Three bursts' worth: even on a slow database the bucket (1000 points/s) cannot refill that fast.
+    // Three bursts' worth at 4,000 points per second of the device's own clock (4 keys, every ms): four times the rate.
+    const keys = ['temperature', 'humidity', 'vibration', 'current'];
     const burstMessages = Math.ceil(DEVICE_RATE_BURST_POINTS / MAX_POINTS_PER_MESSAGE);
     const sends = Array.from({ length: burstMessages * 3 }, (_, m) =>
       JSON.stringify(
-        Array.from({ length: MAX_POINTS_PER_MESSAGE }, (_, i) => ({ key: 'current', ts: base + m * MAX_POINTS_PER_MESSAGE + i, vs: [i] })),
+        Array.from({ length: MAX_POINTS_PER_MESSAGE }, (_, i) => {
+          const n = m * MAX_POINTS_PER_MESSAGE + i;
+          return { key: keys[n % 4], ts: base + Math.floor(n / 4), vs: [i] };
+        }),
       ),
     );
     await Promise.all(sends.map((p) => device.publishAsync(topics.telemetry(dev.tangramId), p, { qos: 1 })));
@@ -153,6 +160,46 @@ describe(`MQTT ingest and live channel (${TEST_DB_KIND})`, () => {
     expect(limited).toBeGreaterThanOrEqual(MAX_POINTS_PER_MESSAGE);
     expect(stored + limited).toBe(sends.length * MAX_POINTS_PER_MESSAGE);
     expect(stored % MAX_POINTS_PER_MESSAGE).toBe(0);
+  });
+
+  it('stores a backlog read all at once when its timestamps keep to the rate, refusing nothing', async () => {
+    const [dev] = (await buildDeviceProject(server.ctx.db, { tenantId: vendorTenant })).devices;
+    const device = track(await connectMqtt(server.mqttUrl, dev.tangramId, dev.secret));
+    // 12 s of points at exactly the documented rate (one per ms of the device's clock), as a device that was cut off
+    // (or whose server fell behind) sends its stored backlog: the server reads all of it within a moment.
+    const base = Date.now() - 60_000;
+    const perMessage = 200;
+    const sends = Array.from({ length: (12 * DEVICE_RATE_POINTS_PER_S) / perMessage }, (_, m) =>
+      JSON.stringify(Array.from({ length: perMessage }, (_, i) => ({ key: 'current', ts: base + m * perMessage + i, vs: [i] }))),
+    );
+    await Promise.all(sends.map((p) => device.publishAsync(topics.telemetry(dev.tangramId), p, { qos: 1 })));
+    expect(await rejectedCount(server.ctx.db, dev.id, 'rate_limited')).toBe(0);
+    expect(await telemetryCount(server.ctx.db, dev.id)).toBe(sends.length * perMessage);
+  });
+
+  it('refuses timestamps before 2000 or more than a day ahead as ts_out_of_range, so latest stays the real newest', async () => {
+    const [dev] = (await buildDeviceProject(server.ctx.db, { tenantId: vendorTenant })).devices;
+    const device = track(await connectMqtt(server.mqttUrl, dev.tangramId, dev.secret));
+    const t = topics.telemetry(dev.tangramId);
+    const now = Date.now();
+    await device.publishAsync(t, JSON.stringify({ key: 'temperature', ts: now, vs: [21] }), { qos: 1 });
+    await device.publishAsync(t, JSON.stringify({ key: 'temperature', ts: Number.MAX_SAFE_INTEGER, vs: [99] }), { qos: 1 });
+    await device.publishAsync(t, JSON.stringify({ key: 'temperature', ts: now + DEVICE_TS_MAX_AHEAD_MS + 60_000, vs: [98] }), { qos: 1 });
+    await device.publishAsync(
+      t,
+      JSON.stringify([
+        { key: 'temperature', ts: now - 1, vs: [20] },
+        { key: 'humidity', ts: 5, vs: [97] },
+      ]),
+      { qos: 1 },
+    );
+    await device.publishAsync(topics.status(dev.tangramId), JSON.stringify({ ts: Number.MAX_SAFE_INTEGER, value: 1 }), { qos: 1 });
+    expect(await rejectedCount(server.ctx.db, dev.id, 'ts_out_of_range')).toBe(5);
+    expect(await telemetryCount(server.ctx.db, dev.id)).toBe(1);
+    const latest = await server.api<{ key: string; ts: number }[]>('GET', `${paths.tsLatest}?tangramId=${dev.tangramId}`, {
+      token: vendorToken,
+    });
+    expect(latest.body.map((l) => [l.key, l.ts])).toEqual([['temperature', now]]);
   });
 
   it('stores a resent point once', async () => {

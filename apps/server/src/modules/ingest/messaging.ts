@@ -68,6 +68,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     directory,
     batchMax: config.ingestBatchMax,
     flushMs: config.ingestFlushMs,
+    stallMs: config.ingestStallMs,
     publishLive: (topic, message) => {
       const payload = JSON.stringify(message);
       const sent = external ? external.publish(topic, payload) : broker.publish(topic, payload);
@@ -91,6 +92,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       return external.subscribe(topic, onMessage);
     },
     isDeviceListening: (tangramId) => (isExternal ? null : broker.isDeviceListening(tangramId)),
+    ingestBacklog: () => pipeline.backlog(),
   };
 
   return {

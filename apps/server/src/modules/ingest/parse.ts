@@ -1,12 +1,20 @@
 /**
  * Parses one device publish (docs/protocol.md "Telemetry", "Status") into points or a refusal. A message is
- * accepted or refused whole: one bad point, or one key the project does not know, refuses all of it.
+ * accepted or refused whole: one bad point, one key the project does not know, or one timestamp outside the
+ * accepted window (isDeviceTsAccepted) refuses all of it.
  */
-import { MAX_POINTS_PER_MESSAGE, ZStatusMessage, ZTelemetryMessage, type TStatusMessage, type TTelemetryPoint } from '@tessera/contracts';
-import type { TRejectedIn } from '../telemetry/write.js';
+import {
+  isDeviceTsAccepted,
+  MAX_POINTS_PER_MESSAGE,
+  ZStatusMessage,
+  ZTelemetryMessage,
+  type TIngestRejectReason,
+  type TStatusMessage,
+  type TTelemetryPoint,
+} from '@tessera/contracts';
 
 /** Why a message was refused (the `reason` of device_ingest_stats). */
-export type TRejectReason = TRejectedIn['reason'];
+export type TRejectReason = TIngestRejectReason;
 
 /** The outcome of parsing one publish. `count` is how many points were refused (1 for an unreadable message). */
 export type TParsedMessage =
@@ -17,8 +25,14 @@ export type TParsedMessage =
 /**
  * Parses `payload` (UTF-8 JSON) published on a telemetry or status topic.
  * @param knownKeys the telemetry keys of the device's project (project_sensors); others are `unknown_key`.
+ * @param nowMs the server's clock when the message arrived (epoch ms), for the timestamp window.
  */
-export function parseDevicePayload(kind: 'telemetry' | 'status', payload: Buffer, knownKeys: ReadonlySet<string>): TParsedMessage {
+export function parseDevicePayload(
+  kind: 'telemetry' | 'status',
+  payload: Buffer,
+  knownKeys: ReadonlySet<string>,
+  nowMs: number = Date.now(),
+): TParsedMessage {
   let json: unknown;
   try {
     json = JSON.parse(payload.toString('utf8'));
@@ -28,6 +42,7 @@ export function parseDevicePayload(kind: 'telemetry' | 'status', payload: Buffer
   if (kind === 'status') {
     const status = ZStatusMessage.safeParse(json);
     if (!status.success) return { ok: false, reason: 'malformed', count: 1, detail: firstIssue(status.error.issues) };
+    if (!isDeviceTsAccepted(status.data.ts, nowMs)) return outOfWindow(status.data.ts, 1);
     return { ok: true, kind: 'status', status: status.data };
   }
   if (Array.isArray(json) && json.length > MAX_POINTS_PER_MESSAGE) {
@@ -41,7 +56,13 @@ export function parseDevicePayload(kind: 'telemetry' | 'status', payload: Buffer
   const points = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
   const unknown = points.find((p) => !knownKeys.has(p.key));
   if (unknown) return { ok: false, reason: 'unknown_key', count: points.length, detail: `unknown key ${unknown.key}` };
+  const outside = points.find((p) => !isDeviceTsAccepted(p.ts, nowMs));
+  if (outside) return outOfWindow(outside.ts, points.length);
   return { ok: true, kind: 'telemetry', points };
+}
+
+function outOfWindow(ts: number, count: number): TParsedMessage {
+  return { ok: false, reason: 'ts_out_of_range', count, detail: `ts ${ts} is outside the accepted window` };
 }
 
 function firstIssue(issues: { path: PropertyKey[]; message: string }[]): string {

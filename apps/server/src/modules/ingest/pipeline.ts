@@ -1,20 +1,28 @@
 /**
- * The ingest pipeline (issue 2 "Ingest"): device publishes → parse, rate-limit → a batch of at most
- * INGEST_BATCH_MAX points or INGEST_FLUSH_MS old → one writeIngestBatch transaction → the publishers' promises
- * resolve (their QoS 1 PUBACK goes out) → live messages. A failed write is retried with backoff and nothing is
- * acknowledged meanwhile, so the device resends if the server dies; the primary key absorbs resends. After the
- * acknowledgements, the committed rows go to the commit listener (the rule engine, docs/rules.md), which must not
- * block: evaluation happens off the acknowledgement path.
+ * The ingest pipeline (docs/decisions/ingest.md): device publish → admission (a bound on the points held; a publish
+ * waits before it is parsed, so the broker stops reading that device's socket) → parse, timestamp window, rate
+ * allowance → a batch of at most INGEST_BATCH_MAX points or INGEST_FLUSH_MS old → commitBatch (retries transient
+ * failures with backoff, splits a batch whose data the database refuses) → the publishers' promises resolve (their
+ * QoS 1 PUBACK goes out) → live messages → the commit listener (the rule engine, docs/rules.md), which must not
+ * block: evaluation happens off the acknowledgement path. Nothing is acknowledged before it is committed, so a device
+ * resends what a dying server never stored; the primary key absorbs resends.
  */
-import { DEVICE_RATE_BURST_POINTS, DEVICE_RATE_POINTS_PER_S, type TLiveMessage } from '@tessera/contracts';
+import { DEVICE_RATE_BURST_POINTS, DEVICE_RATE_POINTS_PER_S, INGEST_REJECT_REASONS, type TLiveMessage } from '@tessera/contracts';
 import type { Logger } from 'pino';
+import type { TIngestBacklog } from '../../core/context.js';
 import type { Db } from '../../db/client.js';
-import { type TStatusRowIn, type TTelemetryRowIn, writeIngestBatch } from '../telemetry/write.js';
-import { PendingBatch } from './batch.js';
+import { type TBatchResult, writeIngestBatch } from '../telemetry/write.js';
+import { AdmissionGate } from './admission.js';
+import { committedRowsOf, liveMessagesOf, PendingBatch, type TCommittedRows, type TPendingMessage, type TWaiter } from './batch.js';
+import { commitBatch, IngestClosedError } from './commit.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import { parseDevicePayload, type TRejectReason } from './parse.js';
 import { ThrottledLog } from './throttled-log.js';
 import { TokenBucket } from './token-bucket.js';
+
+export { IngestClosedError } from './commit.js';
+export type { TCommittedRows } from './batch.js';
+export type { TIngestBacklog } from '../../core/context.js';
 
 /** In-process ingest counters (since start). */
 export interface TIngestCounters {
@@ -33,6 +41,8 @@ export interface TPipelineOptions {
   directory: DeviceDirectory;
   batchMax: number;
   flushMs: number;
+  /** How long publishes may wait with no batch committing before the backlog reports `stalled`, in ms. */
+  stallMs: number;
   /** Publishes a live message (fire and forget; a lost live message is not a lost point). */
   publishLive: (topic: string, message: TLiveMessage) => void;
   /** Rate limit per device, points per second and burst (default: the contracts limits). */
@@ -42,86 +52,68 @@ export interface TPipelineOptions {
   writeBatch?: typeof writeIngestBatch;
 }
 
-/** What a committed batch hands to the commit listener: its stored rows and their devices. */
-export interface TCommittedRows {
-  telemetry: readonly TTelemetryRowIn[];
-  status: readonly TStatusRowIn[];
-  devices: ReadonlyMap<number, TIngestDevice>;
-}
-
-/** Thrown to a publisher whose message could not be stored before shutdown (it was not acknowledged). */
-export class IngestClosedError extends Error {}
-
 /**
  * Batches written at once. Two overlap one batch's database round trips with the next one's parsing and let
  * PostgreSQL use both cores; writeIngestBatch sorts rows by key so concurrent batches lock in the same order.
  */
 export const INGEST_WRITERS = 2;
-const BACKOFF_START_MS = 100;
-const BACKOFF_MAX_MS = 5_000;
-/** Write attempts while closing before the pending batch is given up (unacknowledged, so not lost). */
-const CLOSE_ATTEMPTS = 5;
+/** Batches' worth of points held at most: one per writer, one ready for the next free writer, one filling. */
+export const INGEST_QUEUED_BATCHES = INGEST_WRITERS + 2;
 
 /** Batches device publishes into PostgreSQL/PGlite. */
 export class IngestPipeline {
-  private pending = new PendingBatch();
-  private timer: NodeJS.Timeout | null = null;
+  private filling = new PendingBatch();
+  private readonly ready: PendingBatch[] = [];
   private readonly writing = new Set<Promise<void>>();
+  private timer: NodeJS.Timeout | null = null;
   private closing = false;
-  /** Publishes between arrival and joining a batch (awaiting their project's keys); drain waits for them. */
-  private arriving = new Set<Promise<void>>();
+  /** Publishes awaiting their project's keys; drain waits for them. */
+  private readonly arriving = new Set<Promise<void>>();
+  private readonly gate: AdmissionGate;
   private readonly buckets = new Map<number, TokenBucket>();
   private readonly warn: ThrottledLog;
   private onCommitted: ((rows: TCommittedRows) => void) | null = null;
+  private open = 0;
+  private busySince = 0;
+  private lastCommitAt = 0;
   readonly counters: TIngestCounters = {
     messages: 0,
     pointsAccepted: 0,
     duplicates: 0,
     batches: 0,
     writeFailures: 0,
-    rejected: { malformed: 0, unknown_key: 0, rate_limited: 0, too_many_points: 0 },
+    rejected: Object.fromEntries(INGEST_REJECT_REASONS.map((r) => [r, 0])) as Record<TRejectReason, number>,
   };
 
   constructor(private readonly opts: TPipelineOptions) {
     this.warn = new ThrottledLog(opts.log);
+    this.gate = new AdmissionGate(opts.batchMax * INGEST_QUEUED_BATCHES);
   }
 
   /**
-   * Takes one publish of `device` on its telemetry or status topic. Resolves once the batch holding it (or its
-   * refusal counter) has committed; rejects with IngestClosedError when shutdown gave up on it.
+   * Takes one publish of `device` on its telemetry or status topic, received at `svcRecvTs`. Resolves once the batch
+   * holding it (or its refusal counter) has committed; rejects with IngestClosedError when shutdown gave up on it.
    */
   async submit(device: TIngestDevice, kind: 'telemetry' | 'status', payload: Buffer, svcRecvTs = Date.now()): Promise<void> {
     if (this.closing) throw new IngestClosedError('ingest is closing');
-    const keysLoaded = this.opts.directory.projectKeys(device.projectId);
-    const arrival = keysLoaded.then(
-      () => undefined,
-      () => undefined,
-    );
-    this.arriving.add(arrival);
-    let keys: ReadonlySet<string>;
+    if (this.open++ === 0) this.busySince = Date.now();
     try {
-      keys = await keysLoaded;
-    } finally {
-      this.arriving.delete(arrival);
-    }
-    const parsed = parseDevicePayload(kind, payload, keys);
-    this.counters.messages += 1;
-    const batch = this.pending;
-    if (!parsed.ok) {
-      this.reject(batch, device, parsed.reason, parsed.count, parsed.detail);
-    } else {
-      const n = parsed.kind === 'telemetry' ? parsed.points.length : 1;
-      if (!this.bucketOf(device.id).take(n, svcRecvTs)) {
-        this.reject(batch, device, 'rate_limited', n, `over ${this.opts.ratePerS ?? DEVICE_RATE_POINTS_PER_S} points/s`);
-      } else if (parsed.kind === 'telemetry') {
-        batch.addPoints(device, parsed.points, svcRecvTs);
-      } else {
-        batch.addStatus(device, parsed.status, svcRecvTs);
+      const keys = await this.keysOf(device);
+      const turn = this.gate.enter();
+      if (turn) await turn;
+      let held = 0;
+      let done: Promise<void>;
+      try {
+        if (this.closing) throw new IngestClosedError('ingest is closing');
+        [done, held] = this.take(device, kind, payload, keys, svcRecvTs);
+      } finally {
+        this.gate.added(held);
       }
+      this.schedule();
+      await done;
+    } finally {
+      this.open -= 1;
     }
-    const done = new Promise<void>((resolve, reject) => batch.waiters.push({ resolve, reject }));
-    this.schedule();
-    return done;
   }
 
   /**
@@ -132,20 +124,89 @@ export class IngestPipeline {
     this.onCommitted = listener;
   }
 
-  /** Stops taking publishes and writes what is pending (retrying a few times). */
+  /** The backlog and whether ingest is stalled, at `nowMs`. */
+  backlog(nowMs = Date.now()): TIngestBacklog {
+    const stalledForMs = this.open === 0 ? 0 : nowMs - Math.max(this.lastCommitAt, this.busySince);
+    return {
+      queuedPoints: this.gate.heldPoints,
+      waitingPublishes: this.gate.waiting,
+      openPublishes: this.open,
+      stalledForMs,
+      stalled: stalledForMs >= this.opts.stallMs,
+    };
+  }
+
+  /** Stops taking publishes (those waiting for admission stay unacknowledged) and writes what is held. */
   async drain(): Promise<void> {
     this.closing = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
-    while (this.arriving.size > 0 || this.writing.size > 0 || !this.pending.isEmpty()) {
+    this.gate.close(new IngestClosedError('ingest is closing'));
+    while (this.arriving.size > 0 || this.writing.size > 0 || this.ready.length > 0 || !this.filling.isEmpty()) {
       if (this.arriving.size > 0) await Promise.all(this.arriving);
-      else if (!this.pending.isEmpty() && this.writing.size < INGEST_WRITERS) this.startWrite();
+      else if (this.writing.size < INGEST_WRITERS && (this.ready.length > 0 || !this.filling.isEmpty())) this.schedule();
       else await Promise.race(this.writing);
     }
   }
 
-  private reject(batch: PendingBatch, device: TIngestDevice, reason: TRejectReason, count: number, detail: string): void {
-    batch.addRejected(device.id, reason, count);
+  private async keysOf(device: TIngestDevice): Promise<ReadonlySet<string>> {
+    const loaded = this.opts.directory.projectKeys(device.projectId);
+    const arrival = loaded.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.arriving.add(arrival);
+    try {
+      return await loaded;
+    } finally {
+      this.arriving.delete(arrival);
+    }
+  }
+
+  /** Parses and files one admitted publish; answers its acknowledgement promise and the points it holds. */
+  private take(
+    device: TIngestDevice,
+    kind: 'telemetry' | 'status',
+    payload: Buffer,
+    keys: ReadonlySet<string>,
+    svcRecvTs: number,
+  ): [Promise<void>, number] {
+    let waiter: TWaiter = { resolve: () => undefined, reject: () => undefined };
+    const done = new Promise<void>((resolve, reject) => {
+      waiter = { resolve, reject };
+    });
+    const batch = this.filling;
+    const before = batch.size;
+    const parsed = parseDevicePayload(kind, payload, keys, svcRecvTs);
+    this.counters.messages += 1;
+    if (!parsed.ok) {
+      this.reject(batch, device, parsed.reason, parsed.count, parsed.detail, waiter);
+    } else {
+      const n = parsed.kind === 'telemetry' ? parsed.points.length : 1;
+      const newestTs = parsed.kind === 'telemetry' ? parsed.points.reduce((t, p) => Math.max(t, p.ts), 0) : parsed.status.ts;
+      if (!this.bucketOf(device.id).take(n, newestTs, svcRecvTs)) {
+        const rate = this.opts.ratePerS ?? DEVICE_RATE_POINTS_PER_S;
+        this.reject(batch, device, 'rate_limited', n, `over ${rate} points/s by the device's clock`, waiter);
+      } else if (parsed.kind === 'telemetry') {
+        batch.addPoints(device, parsed.points, svcRecvTs, waiter);
+      } else {
+        batch.addStatus(device, parsed.status, svcRecvTs, waiter);
+      }
+    }
+    if (batch.size >= this.opts.batchMax) {
+      this.ready.push(batch);
+      this.filling = new PendingBatch();
+    }
+    return [done, batch.size - before];
+  }
+
+  private reject(batch: PendingBatch, device: TIngestDevice, reason: TRejectReason, count: number, detail: string, waiter: TWaiter): void {
+    batch.addRejected(device.id, reason, count, waiter);
+    this.countRefusal(device, reason, count, detail);
+  }
+
+  /** Counts and logs (at most one line per device and reason every 10 s) a refused message. */
+  private countRefusal(device: TIngestDevice, reason: TRejectReason, count: number, detail: string): void {
     this.counters.rejected[reason] += count;
     this.warn.warn(`${device.id}:${reason}`, { tangramId: device.tangramId, reason, count, detail }, 'ingest refused a message');
   }
@@ -159,56 +220,59 @@ export class IngestPipeline {
     return b;
   }
 
+  /** Starts writes while a writer is free: full batches first, then the filling one once INGEST_FLUSH_MS old. */
   private schedule(): void {
-    if (this.writing.size >= INGEST_WRITERS || this.closing) return;
-    if (this.pending.size >= this.opts.batchMax) {
-      this.startWrite();
-    } else if (!this.timer) {
-      this.timer = setTimeout(() => {
-        this.timer = null;
-        if (this.writing.size < INGEST_WRITERS && !this.pending.isEmpty()) this.startWrite();
-      }, this.opts.flushMs);
+    while (this.writing.size < INGEST_WRITERS) {
+      let batch = this.ready.shift();
+      if (!batch) {
+        const openedAt = this.filling.openedAt;
+        if (openedAt === null) return;
+        const waitMs = this.closing ? 0 : openedAt + this.opts.flushMs - Date.now();
+        if (waitMs > 0) {
+          this.timer ??= setTimeout(() => {
+            this.timer = null;
+            this.schedule();
+          }, waitMs);
+          return;
+        }
+        batch = this.filling;
+        this.filling = new PendingBatch();
+      }
+      this.startWrite(batch);
     }
   }
 
-  private startWrite(): void {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    const batch = this.pending;
-    this.pending = new PendingBatch();
-    const writing: Promise<void> = this.write(batch).finally(() => {
+  private startWrite(batch: PendingBatch): void {
+    const writing: Promise<void> = commitBatch(batch, {
+      write: (b) => (this.opts.writeBatch ?? writeIngestBatch)(this.opts.db, b),
+      log: this.opts.log,
+      isClosing: () => this.closing,
+      onFailure: () => {
+        this.counters.writeFailures += 1;
+      },
+      onCommitted: (messages, result) => this.committed(messages, result),
+      onRefused: (m, err) => this.countRefusal(m.device, 'unstorable', m.points, `the database refused it: ${String(err)}`),
+    }).finally(() => {
       this.writing.delete(writing);
-      if (!this.pending.isEmpty()) this.schedule();
+      this.gate.release(batch.size);
+      this.schedule();
     });
     this.writing.add(writing);
   }
 
-  private async write(batch: PendingBatch): Promise<void> {
-    for (let attempt = 1, backoff = BACKOFF_START_MS; ; attempt += 1, backoff = Math.min(backoff * 2, BACKOFF_MAX_MS)) {
-      try {
-        const result = await (this.opts.writeBatch ?? writeIngestBatch)(this.opts.db, batch.toWrite());
-        this.counters.batches += 1;
-        this.counters.pointsAccepted += result.inserted;
-        this.counters.duplicates += result.duplicates;
-        break;
-      } catch (err) {
-        this.counters.writeFailures += 1;
-        this.opts.log.error({ err, attempt, points: batch.size }, 'ingest batch write failed; retrying, nothing acknowledged');
-        if (this.closing && attempt >= CLOSE_ATTEMPTS) {
-          for (const w of batch.waiters) w.reject(new IngestClosedError('batch not stored before shutdown'));
-          return;
-        }
-        await new Promise((r) => setTimeout(r, backoff));
-      }
-    }
-    for (const w of batch.waiters) w.resolve();
-    for (const { topic, message } of batch.liveMessages()) this.opts.publishLive(topic, message);
-    if (this.onCommitted && batch.devices.size > 0) {
-      try {
-        this.onCommitted({ telemetry: batch.telemetry, status: batch.status, devices: batch.devices });
-      } catch (err) {
-        this.opts.log.error({ err }, 'ingest commit listener failed');
-      }
+  private committed(messages: readonly TPendingMessage[], result: TBatchResult): void {
+    this.lastCommitAt = Date.now();
+    this.counters.batches += 1;
+    this.counters.pointsAccepted += result.inserted;
+    this.counters.duplicates += result.duplicates;
+    for (const m of messages) m.waiter.resolve();
+    if (messages.length === 0) return;
+    for (const { topic, message } of liveMessagesOf(messages)) this.opts.publishLive(topic, message);
+    if (!this.onCommitted) return;
+    try {
+      this.onCommitted(committedRowsOf(messages));
+    } catch (err) {
+      this.opts.log.error({ err }, 'ingest commit listener failed');
     }
   }
 }

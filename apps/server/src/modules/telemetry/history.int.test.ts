@@ -127,6 +127,42 @@ describe(`time-series API: bucketing, functions, ranges, CSV (${TEST_DB_KIND})`,
     expect(rolled.body.points.map((p) => p.vs[0])).toEqual([null, -1]);
   });
 
+  it('answers sums, averages and differences of values near the largest double, saturating what a double cannot hold', async () => {
+    const [{ id: deviceId, tangramId }] = (await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId })).devices;
+    const ts = (query: string) =>
+      server.api<TTimeseriesResponse>('GET', `${paths.tsTimeseriesV2}?tangramId=${tangramId}&${query}`, { token: vendor.token });
+    const huge = 1.7e308;
+    const row = (dt: number, v1: number): TTelemetryRowIn => ({
+      deviceId,
+      key: 'huge',
+      ts: T0 + dt,
+      svcRecvTs: T0,
+      v1,
+      v2: null,
+      v3: null,
+    });
+    await writeIngestBatch(server.ctx.db, { telemetry: [row(0, huge), row(10_000, huge)], status: [], rejected: [] });
+    await writeIngestBatch(server.ctx.db, { telemetry: [row(360_000, -huge), row(370_000, -huge)], status: [], rejected: [] });
+    const max = Number.MAX_VALUE;
+    const expected = { avg: [huge, -huge], sum: [max, -max], max: [huge, -huge], count: [2, 2] };
+    for (const [fn, [a, b]] of Object.entries(expected)) {
+      const rolled = await ts(`key=huge&startTs=${T0}&endTs=${T0 + 20 * 60_000}&width=10&fn=${fn}`);
+      expect([rolled.status, rolled.body.source], fn).toEqual([200, 'rollup_1m']);
+      expect(
+        rolled.body.points.map((p) => p.vs[0]),
+        fn,
+      ).toEqual([a, b]);
+      const raw = await ts(`key=huge&startTs=${T0}&endTs=${T0 + 2 * HOUR}&width=600&fn=${fn}`);
+      expect([raw.status, raw.body.source], fn).toEqual([200, 'raw']);
+      expect(
+        raw.body.points.map((p) => p.vs[0]),
+        fn,
+      ).toEqual([a, b]);
+    }
+    const diff = await ts(`key=huge&startTs=${T0}&endTs=${T0 + 20 * 60_000}&width=10&fn=avg&diff=true`);
+    expect(diff.body.points.map((p) => p.vs[0])).toEqual([null, -max]);
+  });
+
   it('answers v1 timeseries as avg', async () => {
     const res = await server.api<TTimeseriesResponse>(
       'GET',

@@ -6,6 +6,7 @@
 import { HISTORY_RANGE_MAX_DAYS, type TAggFn, type TTimeseriesQuery, type TTimeseriesResponse } from '@tessera/contracts';
 import { sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client.js';
+import { exactSum, toFloat8Saturated } from '../../db/exact-sum.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { planBuckets, type TBucketPlan } from './buckets.js';
 import { deviceFor } from '../devices/access.js';
@@ -33,34 +34,45 @@ export async function queryTimeseries(db: Db, principal: TPrincipal, q: TTimeser
   };
 }
 
-/** Each point minus the previous one (slot by slot); the first point has no predecessor and is null. */
+/**
+ * Each point minus the previous one (slot by slot); the first point has no predecessor and is null. A difference
+ * beyond the largest double (e.g. 1.7e308 − −1.7e308) saturates at ±Number.MAX_VALUE, as sums do.
+ */
 export function differences(points: { ts: number; vs: (number | null)[] }[]): { ts: number; vs: (number | null)[] }[] {
   return points.map((p, i) => ({
     ts: p.ts,
     vs: p.vs.map((v, s) => {
       const prev = i === 0 ? null : points[i - 1].vs[s];
-      return v === null || prev === null ? null : v - prev;
+      if (v === null || prev === null) return null;
+      const d = v - prev;
+      return Number.isFinite(d) ? d : Math.sign(d) * Number.MAX_VALUE;
     }),
   }));
 }
 
-/** The aggregate of slot `n` (1..3) for `fn`, over raw rows or over rollup rows (avg = sum / count there). */
+/**
+ * The aggregate of slot `n` (1..3) for `fn`, over raw rows or over rollup rows (avg = sum / count there). Sums and
+ * averages are computed in numeric (db/exact-sum.ts), so huge values cannot overflow; a sum beyond the largest
+ * double answers ±Number.MAX_VALUE.
+ */
 function slotExpr(fn: TAggFn, n: number, raw: boolean): SQL {
   const v = sql.raw(`v${n}`);
   if (raw) {
     if (fn === 'count') return sql`nullif(count(${v}), 0)::float8`;
+    if (fn === 'sum') return toFloat8Saturated(exactSum(v));
+    if (fn === 'avg') return toFloat8Saturated(sql`${exactSum(v)} / nullif(count(${v}), 0)`);
     return sql`${sql.raw(fn)}(${v})::float8`;
   }
   const [mn, mx, sm] = ['min', 'max', 'sum'].map((f) => sql.raw(`v${n}_${f}`));
   switch (fn) {
     case 'avg':
-      return sql`(sum(${sm}) / nullif(sum(count), 0))::float8`;
+      return toFloat8Saturated(sql`sum(${sm}) / nullif(sum(count), 0)`);
     case 'min':
       return sql`min(${mn})::float8`;
     case 'max':
       return sql`max(${mx})::float8`;
     case 'sum':
-      return sql`sum(${sm})::float8`;
+      return toFloat8Saturated(sql`sum(${sm})`);
     case 'count':
       return sql`(case when sum(${sm}) is null then null else sum(count) end)::float8`;
   }

@@ -2,16 +2,21 @@
  * The telemetry statement of the ingest batch writer (write.ts): ONE statement inserts the raw points
  * (ON CONFLICT DO NOTHING on (device_id, key, ts)) and, from exactly the rows it inserted (its RETURNING),
  * adds the 1-min and 1-h rollup buckets and moves telemetry_latest forward. The rows never travel back to
- * Node: PostgreSQL aggregates them, so a 5,000-point batch costs one round trip and no per-row JavaScript.
+ * Node: PostgreSQL aggregates them, so a 5,000-point batch costs one round trip and no per-row JavaScript. Sums are
+ * added in numeric (db/exact-sum.ts), so no finite value can make the statement overflow.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import { ROLLUP_BUCKETS_MS } from '@tessera/contracts';
 import { rowsOf } from '../../db/client.js';
+import { exactSum } from '../../db/exact-sum.js';
 import type { TExec } from './write-sql.js';
 import type { TTelemetryRowIn } from './write.js';
 
 /** One array parameter (drizzle would otherwise expand a JS array into a list of parameters). */
 const arr = (values: readonly unknown[]): SQL => sql`${sql.param(values)}`;
+
+/** The rollup sums of the inserted rows, in numeric (a float8 sum of finite doubles can overflow). */
+const [SUM1, SUM2, SUM3] = ['v1', 'v2', 'v3'].map((v) => exactSum(sql.raw(v)));
 
 /** The rollup bucket sizes as a VALUES list (constants from contracts, not user input). */
 const BUCKET_SIZES = sql.raw(ROLLUP_BUCKETS_MS.map((ms) => `(${ms}::bigint)`).join(', '));
@@ -52,8 +57,8 @@ export async function insertTelemetry(tx: TExec, rows: readonly TTelemetryRowIn[
     ), rolled as (
       insert into telemetry_rollup (device_id, key, bucket_ms, bucket_ts, count, v1_min, v1_max, v1_sum, v2_min, v2_max,
         v2_sum, v3_min, v3_max, v3_sum, first_ts, first_v1, last_ts, last_v1)
-      select device_id, key, s.ms, (ts / s.ms) * s.ms, count(*), min(v1), max(v1), sum(v1), min(v2), max(v2), sum(v2),
-        min(v3), max(v3), sum(v3), min(ts), (array_agg(v1 order by ts))[1], max(ts), (array_agg(v1 order by ts desc))[1]
+      select device_id, key, s.ms, (ts / s.ms) * s.ms, count(*), min(v1), max(v1), ${SUM1}, min(v2), max(v2), ${SUM2},
+        min(v3), max(v3), ${SUM3}, min(ts), (array_agg(v1 order by ts))[1], max(ts), (array_agg(v1 order by ts desc))[1]
       from ins cross join (values ${BUCKET_SIZES}) as s(ms)
       group by 1, 2, 3, 4
       -- the rollup's key order, so concurrent batches lock buckets in the same order (no deadlocks)

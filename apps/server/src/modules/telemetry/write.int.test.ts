@@ -18,6 +18,8 @@ const pt = (deviceId: number, key: string, ts: number, v1: number | null, more: 
   ...more,
 });
 const empty = { telemetry: [], status: [], rejected: [] };
+/** A numeric column as a number (rollup sums are `numeric`, which the drivers answer as strings). */
+const num = (v: unknown): number | null => (v === null ? null : Number(v));
 
 describe(`writeIngestBatch (${TEST_DB_KIND})`, () => {
   let database: Database;
@@ -50,7 +52,7 @@ describe(`writeIngestBatch (${TEST_DB_KIND})`, () => {
     expect(raw[0].n).toBe(3);
     const [m] = await rollup(60_000, 'resend');
     expect(Number(m.count)).toBe(3);
-    expect(m.v1_sum).toBe(6);
+    expect(num(m.v1_sum)).toBe(6);
   });
 
   it('keeps latest = the newest ts when points arrive out of order', async () => {
@@ -78,7 +80,17 @@ describe(`writeIngestBatch (${TEST_DB_KIND})`, () => {
     await writeIngestBatch(database.db, { ...empty, telemetry: pts.slice(3) });
     const minutes = await rollup(60_000, 'hand');
     expect(
-      minutes.map((r) => [Number(r.bucket_ts), Number(r.count), r.v1_min, r.v1_max, r.v1_sum, r.v2_min, r.v2_max, r.v2_sum, r.v3_sum]),
+      minutes.map((r) => [
+        Number(r.bucket_ts),
+        Number(r.count),
+        r.v1_min,
+        r.v1_max,
+        num(r.v1_sum),
+        r.v2_min,
+        r.v2_max,
+        num(r.v2_sum),
+        num(r.v3_sum),
+      ]),
     ).toEqual([
       [T0, 3, 4, 8, 18, 1, 3, 4, null],
       [T0 + 60_000, 2, -2, 10, 8, null, null, null, null],
@@ -91,7 +103,7 @@ describe(`writeIngestBatch (${TEST_DB_KIND})`, () => {
         Number(r.count),
         r.v1_min,
         r.v1_max,
-        r.v1_sum,
+        num(r.v1_sum),
         Number(r.first_ts),
         r.first_v1,
         Number(r.last_ts),
@@ -101,7 +113,27 @@ describe(`writeIngestBatch (${TEST_DB_KIND})`, () => {
       [T0, 5, -2, 10, 26, T0 + 10_000, 4, T0 + 119_000, 10],
       [T0 + 3_600_000, 1, 7, 7, 7, T0 + 3_660_000, 7, T0 + 3_660_000, 7],
     ]);
-    expect(hours[0].v1_sum / Number(hours[0].count)).toBeCloseTo(26 / 5); // avg = sum / count
+    expect(Number(hours[0].v1_sum) / Number(hours[0].count)).toBeCloseTo(26 / 5); // avg = sum / count
+  });
+
+  it('adds up values near the largest double without overflowing, within a batch and across batches', async () => {
+    const huge = 1.7e308;
+    await writeIngestBatch(database.db, {
+      ...empty,
+      telemetry: [
+        pt(dev, 'huge', T0, huge, { v2: -huge }),
+        pt(dev, 'huge', T0 + 1000, huge, { v2: -huge }),
+        pt(dev, 'huge', T0 + 2000, 0.5),
+      ],
+    });
+    await writeIngestBatch(database.db, { ...empty, telemetry: [pt(dev, 'huge', T0 + 3000, Number.MAX_VALUE, { v2: -Number.MAX_VALUE })] });
+    const [m] = await rollup(60_000, 'huge');
+    expect(Number(m.count)).toBe(4);
+    expect([m.v1_max, m.v2_min]).toEqual([Number.MAX_VALUE, -Number.MAX_VALUE]);
+    // exact: 2 × 1.7e308 + 0.5 + MAX, far beyond a double
+    expect(String(m.v1_sum)).toMatch(/^51976931348623157\d{292}\.5$/);
+    expect(Number(m.v2_sum)).toBe(-Infinity);
+    expect(num(m.v3_sum)).toBeNull();
   });
 
   it('keeps rollups equal to the raw rows and latest at the newest ts under concurrent overlapping batches', async () => {

@@ -7,6 +7,7 @@
  * rows, their rollups and latest are one statement (write-telemetry.ts) aggregated inside the database. Rows are
  * sorted by primary key so that concurrent batches lock in the same order (no deadlocks).
  */
+import type { TIngestRejectReason } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { insertStatus, touchLastSeen, updateDeviceStatus, upsertIngestStats } from './write-sql.js';
 import { insertTelemetry } from './write-telemetry.js';
@@ -32,7 +33,7 @@ export interface TStatusRowIn {
 /** Points ingest refused, to count per device and reason. */
 export interface TRejectedIn {
   deviceId: number;
-  reason: 'malformed' | 'unknown_key' | 'rate_limited' | 'too_many_points';
+  reason: TIngestRejectReason;
   count: number;
 }
 /** One batch. */

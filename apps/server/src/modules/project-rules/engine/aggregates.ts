@@ -3,8 +3,9 @@
  * (`telemetry`) whose ts lies in (t − window, t], t being the evaluation time. `count` counts points (0 when none);
  * avg/min/max of no point are unknown (NaN).
  */
-import { and, avg, count, eq, gt, lte, max, min } from 'drizzle-orm';
+import { and, count, eq, gt, lte, max, min, sql } from 'drizzle-orm';
 import type { Db } from '../../../db/client.js';
+import { exactSum } from '../../../db/exact-sum.js';
 import { telemetry } from '../../../db/schema.js';
 import type { TAggregateRef } from './symbols.js';
 
@@ -22,7 +23,9 @@ export async function readAggregate(db: Db, deviceId: number, ref: TAggregateRef
     const [row] = await db.select({ n: count() }).from(telemetry).where(where);
     return Number(row?.n ?? 0);
   }
-  const fn = ref.fn === 'avg' ? avg(column) : ref.fn === 'min' ? min(column) : max(column);
+  // avg in numeric: float8 avg raises "value out of range" on huge values (db/exact-sum.ts)
+  const fn =
+    ref.fn === 'avg' ? sql`${exactSum(sql`${column}`)} / nullif(count(${column}), 0)` : ref.fn === 'min' ? min(column) : max(column);
   const [row] = await db.select({ v: fn }).from(telemetry).where(where);
   return row?.v === null || row?.v === undefined ? Number.NaN : Number(row.v);
 }

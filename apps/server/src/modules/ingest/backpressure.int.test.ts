@@ -1,0 +1,95 @@
+import { topics } from '@tessera/contracts';
+import { sql } from 'drizzle-orm';
+import type { MqttClient } from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDeviceProject, type TBuiltDevice } from '../../../test/device-factory.js';
+import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import { until } from '../../../test/until.js';
+import { connectMqtt, telemetryCount } from './ingest-test-kit.js';
+import { INGEST_QUEUED_BATCHES } from './pipeline.js';
+
+const BATCH_MAX = 100;
+const POINTS_PER_MESSAGE = 50;
+
+describe(`ingest back-pressure (${TEST_DB_KIND})`, () => {
+  let server: TTestServer;
+  let devices: TBuiltDevice[];
+  const clients: MqttClient[] = [];
+
+  beforeAll(async () => {
+    server = await startTestServer({ ingestBatchMax: BATCH_MAX });
+    devices = (await buildDeviceProject(server.ctx.db, { count: 5 })).devices;
+    for (const d of devices) clients.push(await connectMqtt(server.mqttUrl, d.tangramId, d.secret));
+  });
+  afterAll(async () => {
+    for (const c of clients) await c.endAsync(true).catch(() => undefined);
+    await server.stop();
+  });
+
+  it('holds no more than its bound while the database cannot keep up, leaving the rest unread, and loses nothing', async () => {
+    // Writes fail (SQLSTATE 53100, a failure retries outlive) until the trigger goes: the database "cannot keep up".
+    await server.ctx.db.execute(
+      sql.raw(`create function test_slow() returns trigger language plpgsql as $$
+        begin raise exception 'no space left on device' using errcode = '53100'; end $$`),
+    );
+    await server.ctx.db.execute(sql.raw('create trigger test_slow before insert on telemetry for each row execute function test_slow()'));
+    const base = Date.now() - 3_600_000;
+    const sends = devices.flatMap((d, di) =>
+      Array.from({ length: 40 }, (_, m) =>
+        clients[di].publishAsync(
+          topics.telemetry(d.tangramId),
+          JSON.stringify(
+            Array.from({ length: POINTS_PER_MESSAGE }, (_, i) => ({ key: 'current', ts: base + m * POINTS_PER_MESSAGE + i, vs: [i] })),
+          ),
+          { qos: 1 },
+        ),
+      ),
+    );
+    const bound = BATCH_MAX * INGEST_QUEUED_BATCHES;
+    await until(async () => (server.ctx.bus.ingestBacklog().waitingPublishes > 0 ? true : undefined));
+    let peak = 0;
+    for (let i = 0; i < 10; i += 1) {
+      peak = Math.max(peak, server.ctx.bus.ingestBacklog().queuedPoints);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    // At most one message past the bound; 10,000 points were offered.
+    expect(peak).toBeGreaterThanOrEqual(bound);
+    expect(peak).toBeLessThanOrEqual(bound + POINTS_PER_MESSAGE);
+    // The broker stopped reading those connections: part of what was sent has not even reached ingest.
+    expect(server.ctx.bus.ingestBacklog().openPublishes).toBeLessThan(sends.length);
+
+    await server.ctx.db.execute(sql.raw('drop trigger test_slow on telemetry'));
+    await server.ctx.db.execute(sql.raw('drop function test_slow()'));
+    await Promise.all(sends);
+    for (const d of devices) expect(await telemetryCount(server.ctx.db, d.id)).toBe(40 * POINTS_PER_MESSAGE);
+    expect(server.ctx.bus.ingestBacklog()).toMatchObject({ queuedPoints: 0, waitingPublishes: 0, openPublishes: 0, stalled: false });
+  });
+
+  it('reads a device connection no further ahead than one socket chunk while its publishes wait, however many it sends', async () => {
+    const [d] = devices;
+    // after the first test's points: the device's clock moves forward, as a device's does
+    const base = Date.now() - 1_800_000;
+    const messages = 300;
+    let peakOpen = 0;
+    const sampler = setInterval(() => {
+      peakOpen = Math.max(peakOpen, server.ctx.bus.ingestBacklog().openPublishes);
+    }, 5);
+    // 300 messages in flight at once (750 KB): ingest commits them slowly, BATCH_MAX points at a time.
+    await Promise.all(
+      Array.from({ length: messages }, (_, m) =>
+        clients[0].publishAsync(
+          topics.telemetry(d.tangramId),
+          JSON.stringify(
+            Array.from({ length: POINTS_PER_MESSAGE }, (_, i) => ({ key: 'humidity', ts: base + m * POINTS_PER_MESSAGE + i, vs: [i] })),
+          ),
+          { qos: 1 },
+        ),
+      ),
+    );
+    clearInterval(sampler);
+    expect(await telemetryCount(server.ctx.db, d.id, 'humidity')).toBe(messages * POINTS_PER_MESSAGE);
+    // One socket chunk (≤ ~80 KB, ~32 of these messages) plus what is admitted; never the whole window.
+    expect(peakOpen).toBeGreaterThan(0);
+    expect(peakOpen).toBeLessThanOrEqual(60);
+  });
+});
