@@ -79,6 +79,17 @@ export const TELEMETRY_KEY_MAX = 32;
 /** One MQTT telemetry publish may carry at most this many points (array form). */
 export const MAX_POINTS_PER_MESSAGE = 1_000;
 /**
+ * The largest MQTT packet the broker reads from a logged-in client, in bytes (docs/protocol.md "Limits and bad
+ * payloads"): MAX_POINTS_PER_MESSAGE points of at most MAX_POINT_BYTES each (a 32-character key, a 16-digit ts and
+ * three doubles take ~150 bytes; the rest is room for whitespace) plus 1 KiB for the topic and header.
+ */
+export const MAX_POINT_BYTES = 256;
+export const MQTT_MAX_PACKET_BYTES = MAX_POINTS_PER_MESSAGE * MAX_POINT_BYTES + 1024;
+/** The largest MQTT packet before login (the CONNECT: client id, credentials with a JWT, a will), in bytes. */
+export const MQTT_MAX_PACKET_BYTES_BEFORE_LOGIN = 16 * 1024;
+/** How long a new MQTT connection may take to send its CONNECT before it is closed, in milliseconds. */
+export const MQTT_CONNECT_TIMEOUT_MS = 10_000;
+/**
  * Per-device ingest rate limit: points per second sustained (token bucket refill) and burst. The bucket refills with
  * the device's own clock (the points' ts) or the server's, whichever advanced more (docs/protocol.md "Limits").
  */

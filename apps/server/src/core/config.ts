@@ -13,6 +13,13 @@ import { DB_TIMEOUT_DEFAULTS } from '../db/pg-pool.js';
  */
 export const SHUTDOWN_TIMEOUT_DEFAULT_MS = 8_000;
 
+/**
+ * Default MQTT connections from one address: high enough for a gateway or a NAT in front of a plant's devices, low
+ * enough that one host cannot take every socket. Default connections not yet logged in, from all addresses.
+ */
+export const MQTT_MAX_CONNECTIONS_PER_IP_DEFAULT = 2_000;
+export const MQTT_MAX_PENDING_CONNECTS_DEFAULT = 1_000;
+
 const ZPort = z.coerce.number().int().min(0).max(65535);
 const ZFlag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
 
@@ -80,6 +87,8 @@ const ZEnv = z.object({
   DB_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(86_400_000).default(DB_TIMEOUT_DEFAULTS.statementMs),
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(SHUTDOWN_TIMEOUT_DEFAULT_MS),
   TRUST_PROXY: ZTrustProxy.optional(),
+  MQTT_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(MQTT_MAX_CONNECTIONS_PER_IP_DEFAULT),
+  MQTT_MAX_PENDING_CONNECTS: z.coerce.number().int().min(1).max(1_000_000).default(MQTT_MAX_PENDING_CONNECTS_DEFAULT),
 });
 
 /** The server's settings. Ports 0 pick a free port (tests). */
@@ -126,6 +135,12 @@ export interface TConfig {
    * Unset: no one, the TCP peer is the client (docs/deployment.md "Behind a reverse proxy").
    */
   trustProxy?: string[];
+  /**
+   * Embedded broker: open MQTT connections (TCP and /mqtt) from one address, and connections not yet logged in from
+   * all addresses; more are closed at once (modules/ingest/broker-guard.ts).
+   */
+  mqttMaxConnectionsPerIp: number;
+  mqttMaxPendingConnects: number;
 }
 
 /** Thrown for a bad environment variable; `message` is one line naming it. */
@@ -168,5 +183,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     dbStatementTimeoutMs: e.DB_STATEMENT_TIMEOUT_MS,
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     trustProxy: e.TRUST_PROXY,
+    mqttMaxConnectionsPerIp: e.MQTT_MAX_CONNECTIONS_PER_IP,
+    mqttMaxPendingConnects: e.MQTT_MAX_PENDING_CONNECTS,
   };
 }

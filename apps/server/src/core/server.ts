@@ -34,6 +34,8 @@ export interface TRunningServer {
   mqttPort: number | null;
   /** The rule engine (counters, and `idle()` for tests). */
   rules: RuleEngine;
+  /** The MQTT side: ingest and broker counters, the ingest backlog. */
+  messaging: TMessaging;
   /**
    * Graceful stop within `config.shutdownTimeoutMs` (core/shutdown.ts): refuses new connections (MQTT, WebSocket,
    * HTTP) first, stops the demo, drains ingest, closes the broker, the mail worker, HTTP and the database. Steps
@@ -134,7 +136,7 @@ export async function startServer(
       const brokerUrl = config.mqttUrl ?? `mqtt://127.0.0.1:${mqttPort}`;
       stopDemo = await startDemo(ctx, brokerUrl);
     }
-    return { app: built, ctx, httpPort, mqttPort, rules, close };
+    return { app: built, ctx, httpPort, mqttPort, rules, messaging, close };
   } catch (err) {
     await close();
     throw err;

@@ -237,7 +237,8 @@ describe(`custom pages on their own origin, PAGES_ORIGIN (${TEST_DB_KIND})`, () 
   let server: TTestServer;
   const pagesOrigin = 'https://pages.example.test';
   beforeAll(async () => {
-    server = await startTestServer({ pagesOrigin });
+    // The console is reached through a reverse proxy on 127.0.0.1 that sets X-Forwarded-Host/-Proto.
+    server = await startTestServer({ pagesOrigin, trustProxy: ['127.0.0.1'] });
   });
   afterAll(() => server.stop());
 

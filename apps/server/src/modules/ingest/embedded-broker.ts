@@ -6,7 +6,9 @@ import { createServer, type AddressInfo, type Server as NetServer } from 'node:n
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AedesOptions, type AedesPublishPacket, type PublishPacket } from 'aedes';
+import { MQTT_CONNECT_TIMEOUT_MS, MQTT_MAX_PACKET_BYTES } from '@tessera/contracts';
 import { createWebSocketStream, WebSocketServer } from 'ws';
+import type { BrokerGuard } from './broker-guard.js';
 import { readOnlyWhenIdle } from './read-ahead.js';
 
 /** The WebSocket path of MQTT on the HTTP server. */
@@ -36,13 +38,21 @@ interface TAedesClientsView {
   clients: Record<string, { connected: boolean; subscriptions: Record<string, unknown> }>;
 }
 
-/** Creates the broker with `hooks` (authentication and ACL). */
-export async function createEmbeddedBroker(hooks: AedesOptions): Promise<TEmbeddedBroker> {
-  const aedes = await Aedes.createBroker(hooks);
+/** Room for the WebSocket frame around the largest MQTT packet (its fixed header), in bytes. */
+const WS_FRAME_MARGIN_BYTES = 16;
+
+/**
+ * Creates the broker with `hooks` (authentication and ACL); `guard` refuses connections and packets over the
+ * limits (broker-guard.ts). A client that sends no CONNECT within MQTT_CONNECT_TIMEOUT_MS is closed.
+ */
+export async function createEmbeddedBroker(hooks: AedesOptions, guard: BrokerGuard): Promise<TEmbeddedBroker> {
+  const aedes = await Aedes.createBroker({ ...hooks, connectTimeout: MQTT_CONNECT_TIMEOUT_MS });
+  guard.attach(aedes);
   let tcp: NetServer | null = null;
   let http: HttpServer | null = null;
   let accepting = true;
-  const wss = new WebSocketServer({ noServer: true });
+  // ws buffers a whole message before handing it on: cap it at the largest MQTT packet (its default is 100 MiB).
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MQTT_MAX_PACKET_BYTES + WS_FRAME_MARGIN_BYTES });
 
   const onUpgrade = (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(req.url ?? '/', 'http://x').pathname !== MQTT_WS_PATH) return;
@@ -51,14 +61,17 @@ export async function createEmbeddedBroker(hooks: AedesOptions): Promise<TEmbedd
       return;
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
-      readOnlyWhenIdle(aedes.handle(createWebSocketStream(ws), req));
+      const stream = createWebSocketStream(ws);
+      guard.accept(stream, req.socket.remoteAddress ?? 'unknown', () => readOnlyWhenIdle(aedes.handle(stream, req)));
     });
   };
 
   return {
     aedes,
     async listenTcp(port, host) {
-      const server = createServer((socket) => readOnlyWhenIdle(aedes.handle(socket)));
+      const server = createServer((socket) => {
+        guard.accept(socket, socket.remoteAddress ?? 'unknown', () => readOnlyWhenIdle(aedes.handle(socket)));
+      });
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {

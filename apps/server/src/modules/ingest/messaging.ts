@@ -8,6 +8,8 @@ import type { Server } from 'node:http';
 import type { TAppContext, TMessageBus } from '../../core/context.js';
 import { createBrokerHooks } from './auth.js';
 import { DeviceDirectory } from './directory.js';
+import { MQTT_MAX_PACKET_BYTES, MQTT_MAX_PACKET_BYTES_BEFORE_LOGIN } from '@tessera/contracts';
+import { BrokerGuard, type TBrokerRefusal } from './broker-guard.js';
 import { createEmbeddedBroker } from './embedded-broker.js';
 import { connectExternalBroker, type TExternalBroker } from './external-broker.js';
 import { IngestPipeline, type TCommittedRows, type TIngestCounters } from './pipeline.js';
@@ -37,6 +39,8 @@ export interface TMessaging {
   close(): Promise<void>;
   /** In-process ingest counters since start (accepted, duplicates, refused by reason). */
   ingestCounters(): TIngestCounters;
+  /** Connections the embedded broker closed since start, by reason (broker-guard.ts). */
+  brokerRefusals(): Readonly<Record<TBrokerRefusal, number>>;
   /**
    * Hands every committed batch to `listener.accept` after its acknowledgements (the rule engine, docs/rules.md);
    * on close, `listener.close()` runs after the last batch is drained and before the broker closes, so the final
@@ -75,7 +79,19 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       sent.catch((err: unknown) => log.warn({ err, topic }, 'live message not published'));
     },
   });
-  const broker = await createEmbeddedBroker(createBrokerHooks({ db, tokens, directory, pipeline: isExternal ? null : pipeline, log }));
+  const guard = new BrokerGuard(
+    {
+      packetBytesBeforeLogin: MQTT_MAX_PACKET_BYTES_BEFORE_LOGIN,
+      packetBytesAfterLogin: MQTT_MAX_PACKET_BYTES,
+      connectionsPerAddress: config.mqttMaxConnectionsPerIp,
+      pendingConnects: config.mqttMaxPendingConnects,
+    },
+    log,
+  );
+  const broker = await createEmbeddedBroker(
+    createBrokerHooks({ db, tokens, directory, pipeline: isExternal ? null : pipeline, log }),
+    guard,
+  );
   let boundPort: number | null = null;
   let commitListener: TCommitListener | null = null;
 
@@ -132,6 +148,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       await broker.close();
     },
     ingestCounters: () => pipeline.counters,
+    brokerRefusals: () => guard.refusals,
     setCommitListener(listener) {
       commitListener = listener;
       pipeline.setCommitListener((rows) => listener.accept(rows));
