@@ -16,6 +16,7 @@ export * from './line.js';
 export * from './notifications.js';
 export * from './pagination.js';
 export * from './products.js';
+export * from './profiles.js';
 export * from './project-roles.js';
 export * from './project-settings.js';
 export * from './projects.js';

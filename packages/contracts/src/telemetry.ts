@@ -76,27 +76,29 @@ export const ZTelemetryMetadata = z.array(
 );
 export type TTelemetryMetadata = z.infer<typeof ZTelemetryMetadata>;
 
+/** A device's last status word: its value, when, as 40 binary digits, and each status group decoded. */
+export const ZDecodedStatus = z.object({
+  value: z.number(),
+  ts: z.number(),
+  binary: z.string(),
+  decoded: z.array(
+    z.object({
+      name: z.string(),
+      index: z.number(),
+      bytesLength: z.number(),
+      raw: z.number(),
+      binary: z.string(),
+      label: z.string().nullable(),
+    }),
+  ),
+});
+export type TDecodedStatusWord = z.infer<typeof ZDecodedStatus>;
+
 /** GET deviceTwins?tangramIds=A,B: latest values and decoded status of each device the caller may see. */
 export const ZDeviceTwin = z.object({
   tangramId: z.string(),
   telemetry: z.array(ZLatestValue),
-  status: z
-    .object({
-      value: z.number(),
-      ts: z.number(),
-      binary: z.string(),
-      decoded: z.array(
-        z.object({
-          name: z.string(),
-          index: z.number(),
-          bytesLength: z.number(),
-          raw: z.number(),
-          binary: z.string(),
-          label: z.string().nullable(),
-        }),
-      ),
-    })
-    .nullable(),
+  status: ZDecodedStatus.nullable(),
 });
 export type TDeviceTwin = z.infer<typeof ZDeviceTwin>;
 export const ZDeviceTwinsQuery = z.object({

@@ -1,9 +1,12 @@
 /**
- * `/frontstage/v1/devices…` and `/frontstage/v1/v2/devices…` (spec §7 devices; v2 list and detail). Any logged-in
- * account; users see only the devices authorised to them (§6). PUT is vendor only. Registration lives under
- * projects (projects/routes.ts).
+ * `/frontstage/v1/devices…` and `/frontstage/v1/v2/devices…` (spec §7 devices; v2 list, detail and update; profile
+ * telemetries and status; getAccessAbleTenants). Any logged-in account; users see only the devices authorised to
+ * them (§6). PUT is vendor only. Registration lives under projects (projects/routes.ts).
  */
 import {
+  ZAccessibleTenants,
+  ZDeviceStatusProfile,
+  ZDeviceTelemetryProfile,
   ZDevice,
   ZDeviceDetail,
   ZDeviceList,
@@ -17,6 +20,7 @@ import type { TApp } from '../../core/app.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireAuth, requireVendor } from '../../core/principal.js';
 import { countDevices, listDevices } from './device-queries.js';
+import { accessibleTenants, deviceStatusProfile, deviceTelemetryProfile } from './device-profiles.js';
 import { getDevice, getDeviceDetail, updateDevice } from './device-service.js';
 
 const tags = ['devices'];
@@ -43,5 +47,27 @@ export async function deviceRoutes(app: TApp, ctx: TAppContext): Promise<void> {
   );
   app.get('/v2/devices/:tangramId', { ...auth, schema: { tags, params: ZTangramIdParam, response: { 200: ZDeviceDetail } } }, (req) =>
     getDeviceDetail(db, principalOf(req), req.params.tangramId),
+  );
+  app.put(
+    '/v2/devices/:tangramId',
+    { preHandler: requireVendor, schema: { tags, params: ZTangramIdParam, body: ZDeviceUpdate, response: { 200: ZDeviceDetail } } },
+    async (req) => {
+      await updateDevice(db, principalOf(req), req.params.tangramId, req.body);
+      return getDeviceDetail(db, principalOf(req), req.params.tangramId);
+    },
+  );
+  // A static path: it wins over `/devices/:tangramId` (find-my-way matches static segments first).
+  app.get('/devices/getAccessAbleTenants', { ...auth, schema: { tags, response: { 200: ZAccessibleTenants } } }, (req) =>
+    accessibleTenants(db, principalOf(req)),
+  );
+  app.get(
+    '/devices/:tangramId/profile/telemetries',
+    { ...auth, schema: { tags, params: ZTangramIdParam, response: { 200: ZDeviceTelemetryProfile } } },
+    (req) => deviceTelemetryProfile(db, principalOf(req), req.params.tangramId),
+  );
+  app.get(
+    '/devices/:tangramId/profile/status',
+    { ...auth, schema: { tags, params: ZTangramIdParam, response: { 200: ZDeviceStatusProfile } } },
+    (req) => deviceStatusProfile(db, principalOf(req), req.params.tangramId),
   );
 }

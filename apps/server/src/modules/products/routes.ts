@@ -4,6 +4,7 @@
  */
 import { z } from 'zod';
 import {
+  ZProjectProductProfile,
   ZIdParam,
   ZListQuery,
   ZProduct,
@@ -25,6 +26,7 @@ import type { TApp } from '../../core/app.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireAuth, requireVendor } from '../../core/principal.js';
 import { getProductFunctions, setProductFunctions } from './functions-service.js';
+import { projectProductProfile } from './project-product-profile.js';
 import { createProductClass, deleteProductClass, listProductClasses, updateProductClass } from './class-service.js';
 import { countProducts, createProduct, deleteProduct, listProducts, productCatalog, updateProduct } from './product-service.js';
 import { listTangramProducts, listTemplateSensors } from './template-service.js';
@@ -75,6 +77,11 @@ export async function productRoutes(app: TApp, ctx: TAppContext): Promise<void> 
     return reply.status(204).send(null);
   });
 
+  app.get(
+    '/projects/profile/product/:id',
+    { ...vendor, schema: { tags, params: ZIdParam, response: { 200: ZProjectProductProfile } } },
+    (req) => projectProductProfile(db, principalOf(req).tenantId, req.params.id),
+  );
   app.get(
     '/projects/profile/product/functions/:id',
     { ...vendor, schema: { tags, params: ZIdParam, response: { 200: ZProductFunctionsView } } },

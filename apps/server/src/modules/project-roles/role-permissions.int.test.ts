@@ -11,6 +11,7 @@ import {
   PROJECT_ROLE_PERMISSIONS,
   alertPaths,
   paths,
+  profilePaths,
   topics,
   type TAlertList,
   type TDeviceDetail,

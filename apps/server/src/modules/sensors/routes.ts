@@ -5,6 +5,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
+  ZProjectTelemetryProfile,
   ZIdParam,
   ZListQuery,
   ZSensor,
@@ -30,6 +31,7 @@ import { ownedSensor } from './ownership.js';
 import { presentSensor } from './presenters.js';
 import { createSensors, deleteSensor, listSensors, updateSensors } from './sensor-service.js';
 import { syncProject } from './sync.js';
+import { projectTelemetryProfile } from './telemetry-profile.js';
 
 const tags = ['sensors'];
 const vendor = { preHandler: requireVendor };
@@ -56,6 +58,11 @@ export async function sensorRoutes(app: TApp, ctx: TAppContext): Promise<void> {
     '/v2/:id/profile/sensors',
     { ...vendor, schema: { tags, params: ZIdParam, body: ZSensorBulkCreate, response: created } },
     async (req, reply) => reply.status(201).send(await createSensors(db, tenant(req), req.params.id, req.body.sensors)),
+  );
+  app.get(
+    '/:id/profile/telemetries',
+    { ...vendor, schema: { tags, params: ZIdParam, response: { 200: ZProjectTelemetryProfile } } },
+    (req) => projectTelemetryProfile(db, tenant(req), req.params.id),
   );
   app.put('/v2/:id/profile/sensors', { ...vendor, schema: { tags, params: ZIdParam, body: ZSensorBulkUpdate, response: save } }, (req) =>
     updateSensors(db, tenant(req), req.params.id, req.body.sensors),

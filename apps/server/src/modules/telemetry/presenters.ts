@@ -1,5 +1,12 @@
 /** Response shapes of the time-series API (never a DB row). */
-import type { TLatestValue, TTelemetryRow } from '@tessera/contracts';
+import {
+  decodeStatusWord,
+  statusWordToBinary,
+  type TDecodedStatusWord,
+  type TLatestValue,
+  type TStatusGroup,
+  type TTelemetryRow,
+} from '@tessera/contracts';
 
 interface TPointRow {
   key: string;
@@ -25,4 +32,14 @@ export function presentLatest(r: TPointRow): TLatestValue {
 /** A raw telemetry row → the third-party `{ ts, svc_recv_ts, key, v1, v2, v3 }` form. */
 export function presentRow(r: TPointRow): TTelemetryRow {
   return { ts: Number(r.ts), svc_recv_ts: Number(r.svcRecvTs), key: r.key, v1: r.v1, v2: r.v2, v3: r.v3 };
+}
+
+/**
+ * A device's last status word decoded with its project's `groups` (spec §4: 40 bits, slices counted from the right),
+ * or null when the device never sent one.
+ */
+export function presentStatus(value: number | null, ts: number | null, groups: readonly TStatusGroup[]): TDecodedStatusWord | null {
+  if (value === null || ts === null) return null;
+  const word = Number(value);
+  return { value: word, ts: Number(ts), binary: statusWordToBinary(word), decoded: decodeStatusWord(word, groups) };
 }

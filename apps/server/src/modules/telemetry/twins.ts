@@ -4,13 +4,13 @@
  * see. Invisible, unknown and malformed IDs are left out, so other tenants' IDs cannot be probed.
  */
 import { and, asc, eq, inArray } from 'drizzle-orm';
-import { decodeStatusWord, isTangramId, statusWordToBinary, type TDeviceTwin } from '@tessera/contracts';
+import { isTangramId, type TDeviceTwin } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { badRequest } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { devices, projects, telemetryLatest } from '../../db/schema.js';
 import { visibleDevicesCondition } from '../devices/access.js';
-import { presentLatest } from './presenters.js';
+import { presentLatest, presentStatus } from './presenters.js';
 
 /** At most this many IDs per request. */
 export const MAX_TWIN_IDS = 200;
@@ -50,15 +50,7 @@ export async function getDeviceTwins(db: Db, principal: TPrincipal, tangramIds: 
   return ids.flatMap((tid) => {
     const d = byId.get(tid);
     if (!d) return [];
-    const status =
-      d.statusValue === null || d.statusTs === null
-        ? null
-        : {
-            value: Number(d.statusValue),
-            ts: Number(d.statusTs),
-            binary: statusWordToBinary(Number(d.statusValue)),
-            decoded: decodeStatusWord(Number(d.statusValue), d.groups),
-          };
+    const status = presentStatus(d.statusValue, d.statusTs, d.groups);
     return [{ tangramId: d.tangramId, telemetry: latest.filter((l) => l.deviceId === d.id).map(presentLatest), status }];
   });
 }
