@@ -81,6 +81,7 @@ describe(`project-role permissions on device routes (${TEST_DB_KIND})`, () => {
 
   const routes = (): TRouteCase[] => [
     { name: 'latest', permission: 'view_telemetry', call: get(`${paths.tsLatest}?tangramId=${device.tangramId}`), allowed: 200 },
+    { name: 'profile status', permission: 'view_telemetry', call: get(profilePaths.deviceStatus(device.tangramId)), allowed: 200 },
     {
       name: 'latestN',
       permission: 'view_telemetry',
