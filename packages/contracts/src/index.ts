@@ -27,3 +27,4 @@ export * from './sensors.js';
 export * from './status-word.js';
 export * from './tangram-id.js';
 export * from './telemetry.js';
+export * from './web-push.js';

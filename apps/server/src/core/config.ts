@@ -2,7 +2,7 @@
  * Server configuration from the environment (README "Configuration"). Parsed once with zod; a bad value stops
  * start-up with one clear line naming the variable.
  */
-import { COMMAND_TIMEOUT_DEFAULT_MS, COMMAND_TIMEOUT_MAX_MS, COMMAND_TIMEOUT_MIN_MS } from '@tessera/contracts';
+import { COMMAND_TIMEOUT_DEFAULT_MS, COMMAND_TIMEOUT_MAX_MS, COMMAND_TIMEOUT_MIN_MS, DEFAULT_WEB_PUSH_ORIGINS } from '@tessera/contracts';
 import { isIP } from 'node:net';
 import { z } from 'zod';
 import { DB_TIMEOUT_DEFAULTS } from '../db/pg-pool.js';
@@ -89,6 +89,28 @@ const ZEnv = z.object({
   TRUST_PROXY: ZTrustProxy.optional(),
   MQTT_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(MQTT_MAX_CONNECTIONS_PER_IP_DEFAULT),
   MQTT_MAX_PENDING_CONNECTS: z.coerce.number().int().min(1).max(1_000_000).default(MQTT_MAX_PENDING_CONNECTS_DEFAULT),
+  VAPID_PUBLIC_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{80,100}$/, 'a base64url P-256 public key')
+    .optional(),
+  VAPID_PRIVATE_KEY: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{40,50}$/, 'a base64url P-256 private key')
+    .optional(),
+  VAPID_SUBJECT: z
+    .string()
+    .regex(/^(mailto:|https:\/\/)\S+$/, 'a mailto: or https: URL')
+    .optional(),
+  WEB_PUSH_ORIGINS: z
+    .string()
+    .transform((v) =>
+      v
+        .split(',')
+        .map((o) => o.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(z.string().regex(/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/, 'origins like https://fcm.googleapis.com')).min(1))
+    .optional(),
 });
 
 /** The server's settings. Ports 0 pick a free port (tests). */
@@ -141,6 +163,12 @@ export interface TConfig {
    */
   mqttMaxConnectionsPerIp: number;
   mqttMaxPendingConnects: number;
+  /** The VAPID key pair (base64url) of Web Push when set in the environment; otherwise kept in the database. */
+  vapidKeys?: { publicKey: string; privateKey: string };
+  /** The VAPID contact (`mailto:` or `https:`); default `mailto:` the address of MAIL_FROM. */
+  vapidSubject?: string;
+  /** The push-service origins a browser subscription may point at (modules/web-push/endpoint-policy.ts). */
+  webPushOrigins: string[];
 }
 
 /** Thrown for a bad environment variable; `message` is one line naming it. */
@@ -157,6 +185,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     throw new ConfigError(`invalid ${String(issue.path[0])}: ${issue.message}`);
   }
   const e = parsed.data;
+  if (!e.VAPID_PUBLIC_KEY !== !e.VAPID_PRIVATE_KEY) {
+    throw new ConfigError(
+      'invalid VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY: set both (a pair from `npx web-push generate-vapid-keys`) or neither',
+    );
+  }
   return {
     port: e.PORT,
     mqttPort: e.MQTT_PORT,
@@ -185,5 +218,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     trustProxy: e.TRUST_PROXY,
     mqttMaxConnectionsPerIp: e.MQTT_MAX_CONNECTIONS_PER_IP,
     mqttMaxPendingConnects: e.MQTT_MAX_PENDING_CONNECTS,
+    vapidKeys: e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } : undefined,
+    vapidSubject: e.VAPID_SUBJECT,
+    webPushOrigins: e.WEB_PUSH_ORIGINS ?? [...DEFAULT_WEB_PUSH_ORIGINS],
   };
 }

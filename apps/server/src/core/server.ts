@@ -11,6 +11,9 @@ import { startDemo } from '../modules/demo/seed.js';
 import { ensureCatalogue } from '../modules/products/ensure-catalogue.js';
 import { createMessaging, type TMessaging } from '../modules/ingest/messaging.js';
 import { createMailService } from '../modules/mail/mailer.js';
+import { loadVapid } from '../modules/web-push/vapid.js';
+import { startWebPushWorker } from '../modules/web-push/worker.js';
+import { secretBoxFor } from './secret-box.js';
 import { publishAlertChange } from '../modules/alerts/publish.js';
 import { createRuleNotifier } from '../modules/notifications/dispatch.js';
 import type { TRuleNotifier } from '../modules/notifications/types.js';
@@ -78,6 +81,7 @@ export async function startServer(
   let appClosing: Promise<void> | undefined;
   let stopDemo: (() => Promise<void>) | undefined;
   let stopMail: (() => Promise<void>) | undefined;
+  let stopWebPush: (() => Promise<void>) | undefined;
   const steps: TShutdownStep[] = [
     {
       name: 'stop accepting',
@@ -91,6 +95,7 @@ export async function startServer(
     { name: 'ingest drain', run: async () => messaging?.drain() },
     { name: 'broker', run: async () => messaging?.close() },
     { name: 'mail', run: async () => stopMail?.() },
+    { name: 'web push', run: async () => stopWebPush?.() },
     {
       name: 'http',
       run: async (deadlineAt) => {
@@ -129,6 +134,8 @@ export async function startServer(
     await listenOr(() => bound.listen(built.server), 'MQTT_PORT', config.mqttPort);
     mail.start();
     stopMail = () => mail.stop();
+    const webPush = startWebPushWorker({ db, log, vapid: await loadVapid(db, await secretBoxFor(db, config.secretsKey), config) });
+    stopWebPush = () => webPush.stop();
 
     const httpPort = (built.server.address() as AddressInfo).port;
     const mqttPort = messaging.mqttPort();

@@ -10,3 +10,4 @@ export * from './schema-project-config.js';
 export * from './schema-alerts.js';
 export * from './schema-notify.js';
 export * from './schema-line.js';
+export * from './schema-web-push.js';

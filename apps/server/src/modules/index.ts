@@ -18,6 +18,7 @@ import { projectSettingsRoutes } from './project-settings/routes.js';
 import { projectRoutes } from './projects/routes.js';
 import { sensorRoutes } from './sensors/routes.js';
 import { telemetryRoutes } from './telemetry/routes.js';
+import { webPushRoutes } from './web-push/routes.js';
 
 type TRoutes = (app: TApp, ctx: TAppContext) => Promise<void>;
 
@@ -38,6 +39,7 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/frontstage/user/v1', projectRoleRoutes],
   ['/notification/v1', notificationRoutes],
   ['/notification/v1', lineRoutes],
+  ['/notification/v1', webPushRoutes],
   ['/frontstage-alert/v1', alertDeliveryRoutes],
   ['/frontstage-alert/v1', alertRoutes],
 ];

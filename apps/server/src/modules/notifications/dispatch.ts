@@ -1,8 +1,9 @@
 /**
  * The notifier the rule engine calls (types.ts; docs/decisions/notifications.md): works out who hears of a rule
  * firing — the project's email list, the project's LINE groups, users' own subscriptions, an app rule's owner —
- * and queues every delivery (outbox_emails with alert_id, line_outbox) in one transaction: one mail per address,
- * one personal LINE push per account.
+ * and queues every delivery (outbox_emails with alert_id, line_outbox, web_push_outbox) in one transaction: one mail
+ * per address, one personal LINE push per account, one browser notification per browser of the accounts whose push
+ * switch of the device is on.
  */
 import { eq } from 'drizzle-orm';
 import type { TAppContext } from '../../core/context.js';
@@ -10,7 +11,9 @@ import { devices, projects } from '../../db/schema.js';
 import { queueLineForProject, queueLineToAccount } from '../line/queue.js';
 import { projectListRecipients, type TMailRecipient } from './project-list.js';
 import { subscribersFor } from './subscribers.js';
-import { renderAlertLine, renderAlertMail, type TAlertMailData } from './templates.js';
+import { queueWebPush } from '../web-push/queue.js';
+import { webPushRecipients } from './push-recipients.js';
+import { renderAlertLine, renderAlertMail, renderAlertPush, type TAlertMailData } from './templates.js';
 import type { TRuleNotification, TRuleNotifier } from './types.js';
 
 /** The console page a mail links to: the alert history, narrowed to the alert's device. */
@@ -41,7 +44,9 @@ export function createRuleNotifier(ctx: TAppContext): TRuleNotifier {
         if (s.channels.includes('email') && !mails.has(s.email)) mails.set(s.email, { to: s.email, language: s.language });
       }
       const data: TAlertMailData = { ...n, ...target, link: alertHistoryLink(ctx.config, target.tangramId) };
+      const browsers = await webPushRecipients(db, n);
       let linePushes = 0;
+      let webPushes = 0;
       await db.transaction(async (tx) => {
         for (const r of mails.values()) {
           await ctx.mailer.enqueue({ to: r.to, ...renderAlertMail(r.language, data), alertId: n.alertId }, tx);
@@ -56,8 +61,9 @@ export function createRuleNotifier(ctx: TAppContext): TRuleNotifier {
           if (!s.channels.includes('line') || reached.has(s.accountId)) continue;
           if (await queueLineToAccount(tx, n.tenantId, s.accountId, renderAlertLine(s.language, data), n.alertId)) linePushes += 1;
         }
+        webPushes = await queueWebPush(tx, browsers, n.alertId, (language) => renderAlertPush(language, { ...data, alertId: n.alertId }));
       });
-      log.debug({ alertId: n.alertId, deviceId: n.deviceId, mails: mails.size, linePushes }, 'rule notification queued');
+      log.debug({ alertId: n.alertId, deviceId: n.deviceId, mails: mails.size, linePushes, webPushes }, 'rule notification queued');
     },
   };
 }

@@ -70,7 +70,8 @@ async function accountById(db: Db, id: number): Promise<TAccountRow | undefined>
   return row;
 }
 
-async function maySee(db: Db, a: TAccountRow, deviceId: number): Promise<boolean> {
+/** True when account `a` may see device `deviceId` and hear of its alerts (receive_alerts, devices/access.ts). */
+export async function maySee(db: Db, a: TAccountRow, deviceId: number): Promise<boolean> {
   const principal: TPrincipal = { accountId: a.id, tenantId: a.tenantId, email: a.email, level: a.level, fea: a.features, via: 'jwt' };
   const [visible] = await db
     .select({ id: devices.id })

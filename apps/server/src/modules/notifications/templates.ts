@@ -3,7 +3,7 @@
  * docs/decisions/notifications.md). Plain text, like the auth mail (modules/mail/templates.ts). Times render with
  * `Intl.DateTimeFormat`: Asia/Taipei for zh-TW readers, UTC for en readers (the zone is named in the text).
  */
-import type { TAlertLevel, TLanguage } from '@tessera/contracts';
+import type { TAlertLevel, TLanguage, TWebPushPayload } from '@tessera/contracts';
 import type { TRuleNotificationReason } from './types.js';
 
 /** What an alert mail tells. `at` epoch ms; `link` the console's alert history for this alert. */
@@ -109,4 +109,21 @@ export function renderAlertMail(language: TLanguage, d: TAlertMailData): { subje
 /** The LINE text of the same notification for a reader of `language`: the subject line, then the facts. */
 export function renderAlertLine(language: TLanguage, d: TAlertMailData): string {
   return [subjectOf(WORDS[language], d), ...factLines(language, d)].join('\n');
+}
+
+/**
+ * The browser notification of the same notification for a reader of `language` (Web Push, the service worker shows
+ * it): the subject as title; message, device, trigger and time as the body (a notification shows a few lines);
+ * a click opens the alert history of the device; one tag per alert, so a repeat replaces the earlier one.
+ */
+export function renderAlertPush(language: TLanguage, d: TAlertMailData & { alertId: number | null }): TWebPushPayload {
+  const w = WORDS[language];
+  const l = w.labels;
+  const body = [
+    d.message,
+    `${l.device}: ${d.deviceName || d.tangramId}`,
+    ...(d.trigger ? [`${l.trigger}: ${d.trigger.key} = ${d.trigger.value}`] : []),
+    formatAlertTime(language, d.at),
+  ];
+  return { title: subjectOf(w, d), body: body.join('\n'), url: d.link, tag: d.alertId === null ? `notify-${d.at}` : `alert-${d.alertId}` };
 }

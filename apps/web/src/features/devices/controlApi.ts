@@ -13,6 +13,8 @@ import {
   type TDeviceInfoAnswer,
   type TDeviceUpdate,
   type TFcmStatus,
+  type TWebPushKey,
+  webPushPaths,
   type TPage,
   type TSensorCommandAnswer,
   type TSensorCommandRequest,
@@ -114,6 +116,16 @@ export function useFcmStatus(tangramId: string) {
     queryKey: controlKeys.fcm(tangramId),
     queryFn: () => http.get<TFcmStatus>(deviceControlPaths.fcmStatus, { tangram_id: tangramId }),
   });
+}
+
+/** GET the server's VAPID public key, then POST this browser's push subscription (web-push/subscriptions). */
+export async function registerThisBrowser(subscription: PushSubscriptionJSON): Promise<void> {
+  await http.post<{ id: number }>(webPushPaths.subscriptions, { endpoint: subscription.endpoint, keys: subscription.keys });
+}
+
+/** The server's VAPID public key (what this browser subscribes with). */
+export function fetchPushKey(): Promise<TWebPushKey> {
+  return http.get<TWebPushKey>(webPushPaths.key);
 }
 
 /** PUT devices/configFCMStatus. */
