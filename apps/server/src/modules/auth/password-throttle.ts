@@ -52,15 +52,20 @@ const keyIs = (key: TThrottleKey) =>
 export async function reserveAttempt(db: Db, key: TThrottleKey, now = Date.now()): Promise<void> {
   const waitMs = await db.transaction(async (tx) => {
     await tx.delete(passwordThrottles).where(lt(passwordThrottles.lastFailureAt, now - LOGIN_THROTTLE_MEMORY_MS));
-    const [row] = await tx.select().from(passwordThrottles).where(keyIs(key)).for('update');
-    if (row?.blockedUntil && row.blockedUntil > now) return row.blockedUntil - now;
-    const failures = (row?.failures ?? 0) + 1;
-    const delay = throttleDelayMs(failures);
-    const values = { failures, blockedUntil: delay > 0 ? now + delay : null, lastFailureAt: now };
+    // The row must exist before it is locked: `for update` on a missing row locks nothing, and parallel first
+    // attempts would all read "no failures yet".
     await tx
       .insert(passwordThrottles)
-      .values({ ...key, ...values })
-      .onConflictDoUpdate({ target: [passwordThrottles.email, passwordThrottles.purpose, passwordThrottles.clientIp], set: values });
+      .values({ ...key, failures: 0, blockedUntil: null, lastFailureAt: now })
+      .onConflictDoNothing();
+    const [row] = await tx.select().from(passwordThrottles).where(keyIs(key)).for('update');
+    if (row.blockedUntil && row.blockedUntil > now) return row.blockedUntil - now;
+    const failures = row.failures + 1;
+    const delay = throttleDelayMs(failures);
+    await tx
+      .update(passwordThrottles)
+      .set({ failures, blockedUntil: delay > 0 ? now + delay : null, lastFailureAt: now })
+      .where(keyIs(key));
     return 0;
   });
   if (waitMs > 0) throw throttled(Math.ceil(waitMs / 1000));
