@@ -17,7 +17,7 @@
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../../apps/server/src/core/config.js';
-import { startServer } from '../../apps/server/src/core/server.js';
+import { startServer } from '../../apps/server/src/app/server.js';
 import { buildDeviceProject } from '../../apps/server/test/device-factory.js';
 import { startDeviceLoad } from '../../apps/server/test/device-load.js';
 import { openScratchPostgres } from '../../apps/server/test/helpers.js';

@@ -10,7 +10,7 @@
 import { DAY_MS, DEFAULT_FEATURES, paths, type TTimeseriesResponse } from '@tessera/contracts';
 import pino from 'pino';
 import { loadConfig } from '../../apps/server/src/core/config.js';
-import { startServer } from '../../apps/server/src/core/server.js';
+import { startServer } from '../../apps/server/src/app/server.js';
 import { openScratchPostgres } from '../../apps/server/test/helpers.js';
 import { accounts } from '../../apps/server/src/db/schema.js';
 import { buildDeviceProject } from '../../apps/server/test/device-factory.js';

@@ -12,7 +12,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import pino from 'pino';
 import { from as copyFrom } from 'pg-copy-streams';
 import { loadConfig } from '../../apps/server/src/core/config.js';
-import { startServer } from '../../apps/server/src/core/server.js';
+import { startServer } from '../../apps/server/src/app/server.js';
 import { openScratchPostgres } from '../../apps/server/test/helpers.js';
 import { buildDeviceProject } from '../../apps/server/test/device-factory.js';
 

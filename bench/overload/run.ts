@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import type pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../../apps/server/src/core/config.js';
-import { startServer } from '../../apps/server/src/core/server.js';
+import { startServer } from '../../apps/server/src/app/server.js';
 import { buildDeviceProject, type TBuiltDevice } from '../../apps/server/test/device-factory.js';
 import { openScratchPostgres } from '../../apps/server/test/helpers.js';
 import type { TDevicesOrder } from './devices.js';

@@ -10,7 +10,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig } from '../../apps/server/src/core/config.js';
-import { startServer } from '../../apps/server/src/core/server.js';
+import { startServer } from '../../apps/server/src/app/server.js';
 import { buildDeviceProject } from '../../apps/server/test/device-factory.js';
 import { openScratchPostgres } from '../../apps/server/test/helpers.js';
 

@@ -6,7 +6,7 @@
  * forwarded by npm), and the deadline already bounds the stop.
  */
 import { ConfigError, loadConfig } from './core/config.js';
-import { PortInUseError, startServer } from './core/server.js';
+import { PortInUseError, startServer } from './app/server.js';
 import { DataDirLockedError } from './db/client.js';
 
 /** How long past the shutdown deadline the process may still run before it is ended regardless, in milliseconds. */

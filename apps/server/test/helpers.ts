@@ -8,7 +8,7 @@ import pg from 'pg';
 import pino from 'pino';
 import { openPglite, openPostgres, type Database, type TPostgresOptions } from '../src/db/client.js';
 import { loadConfig, type TConfig } from '../src/core/config.js';
-import { startServer, type TRunningServer } from '../src/core/server.js';
+import { startServer, type TRunningServer } from '../src/app/server.js';
 
 /** Which database the integration run uses. */
 export const TEST_DB_KIND: 'pglite' | 'postgres' = process.env.TEST_DB === 'postgres' ? 'postgres' : 'pglite';

@@ -20,7 +20,7 @@ import {
   ZAlertStatisticsQuery,
   ZIdParam,
 } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf } from '../../core/principal.js';
 import { acknowledgeAlert, resolveAlert } from './alert-actions.js';

@@ -16,7 +16,7 @@ import {
   ZProfileUpdate,
   ZTokenResponse,
 } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireAdmin, requireAuth } from '../../core/principal.js';
 import { listAccounts, switchToAccount } from './admin.js';

@@ -17,7 +17,7 @@ import {
   ZVerifyEmailRequest,
   type TVerifyEmailRequest,
 } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { accountRoutes } from './account-routes.js';

@@ -13,7 +13,7 @@ import {
   ZCustomPageFields,
 } from '@tessera/contracts';
 import type { FastifyRequest } from 'fastify';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import { AppError, badRequest } from '../../core/errors.js';
 
 /** Limits handed to @fastify/multipart for this module: one file, a few short fields. */

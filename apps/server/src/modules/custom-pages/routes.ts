@@ -16,7 +16,7 @@ import {
   ZIdParam,
 } from '@tessera/contracts';
 import { z } from 'zod';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { notFound, unauthorized } from '../../core/errors.js';
 import { principalOf, requireAuth, requireVendor } from '../../core/principal.js';

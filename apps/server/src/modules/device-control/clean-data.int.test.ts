@@ -20,7 +20,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorise, buildDeviceProject, type TBuiltDevice } from '../../../test/device-factory.js';
 import { buildAccount, buildUser, buildVendor, TEST_PASSWORD, type TBuiltAccount } from '../../../test/factories.js';
 import { openTestDatabase, startTestServer, TEST_DB_KIND, testConfig, type TTestServer } from '../../../test/helpers.js';
-import { startServer } from '../../core/server.js';
+import { startServer } from '../../app/server.js';
 import { rowsOf } from '../../db/client.js';
 import { devices } from '../../db/schema.js';
 import { connectMqtt } from '../ingest/ingest-test-kit.js';

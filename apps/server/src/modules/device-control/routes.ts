@@ -23,7 +23,7 @@ import {
   ZUserRuleParams,
   ZUserRuleUpdate,
 } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireAuth, requireVendor } from '../../core/principal.js';
 import { cleanDeviceData, verifyCallerPassword } from './clean-data.js';

@@ -16,7 +16,7 @@ import {
   ZSum,
   ZTangramIdParam,
 } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireAuth, requireVendor } from '../../core/principal.js';
 import { countDevices, listDevices } from './device-queries.js';

@@ -5,7 +5,7 @@
  * time counts as down.
  */
 import { ZHealth } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 
 /** Health route. Public. */

@@ -14,7 +14,7 @@ import {
   ZImageUploaded,
 } from '@tessera/contracts';
 import { z } from 'zod';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { AppError, badRequest, notFound } from '../../core/errors.js';
 import { principalOf, requireVendor } from '../../core/principal.js';

@@ -5,7 +5,7 @@
  * again in slices (commit.ts), and each slice that commits is acknowledged and published on its own.
  */
 import { STATUS_LIVE_KEY, topics, type TLiveMessage, type TStatusMessage, type TTelemetryPoint } from '@tessera/contracts';
-import type { TIngestBatch, TRejectedIn, TStatusRowIn, TTelemetryRowIn } from '../telemetry/write.js';
+import type { TIngestBatch, TRejectedIn, TStatusRowIn, TTelemetryRowIn } from '../telemetry/rows.js';
 import type { TIngestDevice } from './directory.js';
 import type { TRejectReason } from './parse.js';
 

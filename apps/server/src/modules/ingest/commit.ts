@@ -6,7 +6,7 @@
  * accepted or refused whole, as at parse time. Each slice that commits is acknowledged and published at once.
  */
 import type { Logger } from 'pino';
-import type { TBatchResult, TIngestBatch, TRejectedIn } from '../telemetry/write.js';
+import type { TBatchResult, TIngestBatch, TRejectedIn } from '../telemetry/rows.js';
 import { addCount, type PendingBatch, type TPendingMessage, toWrite } from './batch.js';
 import { classifyWriteFailure, sqlStateOf } from './write-failure.js';
 

@@ -20,7 +20,7 @@ import {
   ZLineOfficialAccountInput,
   ZLineOfficialAccountState,
 } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import type { TOutboxWorker } from '../../core/outbox-loop.js';
 import { principalOf, requireAuth, requireVendor } from '../../core/principal.js';

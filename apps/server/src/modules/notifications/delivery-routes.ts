@@ -3,7 +3,7 @@
  * deliveries of one alert. Any account with the alerts feature (403 without) that may see the alert (404 otherwise).
  */
 import { ZAlertDeliveries, ZIdParam } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf } from '../../core/principal.js';
 import { requireAlertsFeature } from '../alerts/feature.js';

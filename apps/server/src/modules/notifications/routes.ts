@@ -13,7 +13,7 @@ import {
   ZSubscriptionSettings,
   ZTangramIdParam,
 } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf } from '../../core/principal.js';
 import { requireAlertsFeature } from '../alerts/feature.js';

@@ -22,7 +22,7 @@ import {
   ZTangramProductQuery,
   ZTemplateSensorList,
 } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireAuth, requireVendor } from '../../core/principal.js';
 import { getProductFunctions, setProductFunctions } from './functions-service.js';

@@ -6,7 +6,7 @@
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import { ZIdParam, ZListQuery, ZProjectRole, ZProjectRoleCreate, ZProjectRoleList, ZProjectRoleUpdate } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireVendor } from '../../core/principal.js';
 import { deleteProjectRole } from './delete-role.js';

@@ -22,7 +22,7 @@ import {
   ZSimpleRuleList,
   ZSimpleRuleUpdate,
 } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireVendor } from '../../core/principal.js';
 import { compileForProject, createProgram, deleteProgram, getProgram, listPrograms, updateProgram } from './blockly-programs.js';

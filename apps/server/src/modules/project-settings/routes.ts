@@ -12,7 +12,7 @@ import {
   ZNotificationEmailTestResult,
   ZProvisioning,
 } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireVendor } from '../../core/principal.js';
 import { getNotificationEmails, putNotificationEmails } from './notification-emails.js';

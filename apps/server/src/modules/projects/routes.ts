@@ -20,7 +20,7 @@ import {
   ZRuleTypeUpdate,
   ZSum,
 } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireVendor } from '../../core/principal.js';
 import { listDevices } from '../devices/device-queries.js';

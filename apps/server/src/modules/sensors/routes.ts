@@ -22,7 +22,7 @@ import {
   ZSyncRequest,
   ZSyncResult,
 } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireVendor } from '../../core/principal.js';
 import { getSensorBus, putSensorBus } from './bus.js';

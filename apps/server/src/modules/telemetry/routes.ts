@@ -19,7 +19,7 @@ import {
   ZTimeseriesV1Query,
   ZTsTypes,
 } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireAuth } from '../../core/principal.js';
 import { prepareDownload } from './download.js';

@@ -1,5 +1,5 @@
 /** Sorting and de-duplication of a batch's rows by primary key (lock order; one row per key per statement). */
-import type { TStatusRowIn, TTelemetryRowIn } from './write.js';
+import type { TStatusRowIn, TTelemetryRowIn } from './rows.js';
 
 /** Telemetry sorted by (device, key, ts); of points repeated inside the batch the first one is kept. */
 export function sortTelemetry(rows: readonly TTelemetryRowIn[]): TTelemetryRowIn[] {

@@ -5,7 +5,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import type { TRejectedIn, TStatusRowIn, TTelemetryRowIn } from './write.js';
+import type { TRejectedIn, TStatusRowIn, TTelemetryRowIn } from './rows.js';
 
 /** Anything that runs SQL: the database or a transaction. */
 export type TExec = Pick<Db, 'execute'>;

@@ -10,7 +10,7 @@ import { ROLLUP_BUCKETS_MS } from '@tessera/contracts';
 import { rowsOf } from '../../db/client.js';
 import { exactSum } from '../../db/exact-sum.js';
 import type { TExec } from './write-sql.js';
-import type { TTelemetryRowIn } from './write.js';
+import type { TTelemetryRowIn } from './rows.js';
 
 /** One array parameter (drizzle would otherwise expand a JS array into a list of parameters). */
 const arr = (values: readonly unknown[]): SQL => sql`${sql.param(values)}`;

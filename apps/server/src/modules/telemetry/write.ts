@@ -7,46 +7,13 @@
  * rows, their rollups and latest are one statement (write-telemetry.ts) aggregated inside the database. Rows are
  * sorted by primary key so that concurrent batches lock in the same order (no deadlocks).
  */
-import type { TIngestRejectReason } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { insertStatus, touchLastSeen, updateDeviceStatus, upsertIngestStats } from './write-sql.js';
 import { insertTelemetry } from './write-telemetry.js';
 import { sortStatus, sortTelemetry } from './write-sort.js';
+import type { TBatchResult, TIngestBatch } from './rows.js';
 
-/** One telemetry point to store. Times epoch ms; values null where absent. */
-export interface TTelemetryRowIn {
-  deviceId: number;
-  key: string;
-  ts: number;
-  svcRecvTs: number;
-  v1: number | null;
-  v2: number | null;
-  v3: number | null;
-}
-/** One status word to store. */
-export interface TStatusRowIn {
-  deviceId: number;
-  ts: number;
-  svcRecvTs: number;
-  value: number;
-}
-/** Points ingest refused, to count per device and reason. */
-export interface TRejectedIn {
-  deviceId: number;
-  reason: TIngestRejectReason;
-  count: number;
-}
-/** One batch. */
-export interface TIngestBatch {
-  telemetry: TTelemetryRowIn[];
-  status: TStatusRowIn[];
-  rejected: TRejectedIn[];
-}
-/** What the batch did: how many raw rows were new (the rest were resends absorbed by the primary key). */
-export interface TBatchResult {
-  inserted: number;
-  duplicates: number;
-}
+export type { TBatchResult, TIngestBatch, TRejectedIn, TStatusRowIn, TTelemetryRowIn } from './rows.js';
 
 /**
  * Writes `batch` atomically.

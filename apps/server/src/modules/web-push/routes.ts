@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { ZWebPushKey, ZWebPushRegistered, ZWebPushSubscription, ZWebPushUnsubscribe } from '@tessera/contracts';
-import type { TApp } from '../../core/app.js';
+import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireAuth } from '../../core/principal.js';
 import { secretBoxFor } from '../../core/secret-box.js';

@@ -7,7 +7,7 @@ import { paths, topics, type TProject, type TRuleProgram, type TRuleTypeUpdate }
 import type { InjectOptions } from 'fastify';
 import type { MqttClient } from 'mqtt';
 import pino from 'pino';
-import { startServer } from '../../../core/server.js';
+import { startServer } from '../../../app/server.js';
 import type { Database } from '../../../db/client.js';
 import { alerts, projectBlocklyPrograms } from '../../../db/schema.js';
 import { openTestDatabase, testConfig, type TTestServer } from '../../../../test/helpers.js';

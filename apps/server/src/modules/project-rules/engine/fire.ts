@@ -7,7 +7,7 @@
 import type { TRuleNotification } from '../../notifications/types.js';
 import type { TCompiledRule } from './compile-program.js';
 import type { TEvalFrame } from './frame.js';
-import type { TEngineDeps, TEvaluation } from './outcome.js';
+import type { TEngineDeps, TEvaluation } from './types.js';
 import { ruleNameOf } from './rule-set.js';
 
 /** The trigger shown with an alert: the condition's first telemetry value, when known. */

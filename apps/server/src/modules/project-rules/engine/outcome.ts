@@ -9,45 +9,14 @@
  *   once per interval, claimed in alert_rule_states.
  * Every decision that two replicas could both take is taken by one conditional statement in the database.
  */
-import type { Logger } from 'pino';
-import type { Db } from '../../../db/client.js';
-import type { TRuleNotifier } from '../../notifications/types.js';
-import type { TCommand } from '../../device-control/command-channel.js';
-import type { TIngestDevice } from '../../ingest/directory.js';
 import { claimRepeat, markNotified, resolveCleared, touchActiveAlert, upsertAlert, type TAlertTouch } from './alert-store.js';
-import type { TCompiledRule } from './compile-program.js';
-import type { TRuleRuntime } from './device-state.js';
 import { notifyActions, notifyAlert, runCommands, triggerOf } from './fire.js';
-import type { TEvalFrame } from './frame.js';
-import { ruleNameOf, type TProjectRules, type TRuleUnit } from './rule-set.js';
+import { ruleNameOf } from './rule-set.js';
 import { claimFire, writeTransition, type TRuleStateKey } from './rule-state-store.js';
-import { FALSE, TRUE, type TTruth } from './truth.js';
+import { FALSE, TRUE } from './truth.js';
+import type { TEngineDeps, TEvaluation } from './types.js';
 
-/** What the engine's decisions need. */
-export interface TEngineDeps {
-  db: Db;
-  log: Logger;
-  /** Server time (ms) for alerts, intervals and flapping; injectable so tests need not wait. */
-  now: () => number;
-  notifier: TRuleNotifier;
-  /** Publishes an alert's new state on the live channel (coalesced, best effort). */
-  publishAlert(alertId: number): void;
-  /** Sends a device command (fire and forget). */
-  sendCommand(device: TIngestDevice, ruleName: string, command: TCommand): void;
-}
-
-/** One evaluation of one rule for one device. */
-export interface TEvaluation {
-  rules: TProjectRules;
-  unit: TRuleUnit;
-  rule: TCompiledRule;
-  runtime: TRuleRuntime;
-  device: TIngestDevice;
-  frame: TEvalFrame;
-  truth: TTruth;
-  /** The rule's clear timer (`clear_after_s`) at this evaluation; null when the rule has none. */
-  clearTruth: TTruth | null;
-}
+export type { TEngineDeps, TEvaluation } from './types.js';
 
 /** What happened, for counters and tests. */
 export type TOutcome = 'unknown' | 'false' | 'cleared' | 'true' | 'fired';

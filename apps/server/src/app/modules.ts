@@ -1,24 +1,24 @@
 /** Registers every module's routes under its spec prefix (spec §7). One line per module. */
-import type { TApp } from '../core/app.js';
+import type { TApp } from '../core/app-type.js';
 import type { TAppContext } from '../core/context.js';
-import { alertRoutes } from './alerts/routes.js';
-import { authRoutes } from './auth/routes.js';
-import { customPageRoutes, customPageViewRoutes } from './custom-pages/routes.js';
-import { deviceControlRoutes } from './device-control/routes.js';
-import { deviceRoutes } from './devices/routes.js';
-import { healthRoutes } from './health/routes.js';
-import { imageRoutes } from './images/routes.js';
-import { lineRoutes } from './line/routes.js';
-import { alertDeliveryRoutes } from './notifications/delivery-routes.js';
-import { notificationRoutes } from './notifications/routes.js';
-import { productRoutes } from './products/routes.js';
-import { projectRoleRoutes } from './project-roles/routes.js';
-import { projectRuleRoutes } from './project-rules/routes.js';
-import { projectSettingsRoutes } from './project-settings/routes.js';
-import { projectRoutes } from './projects/routes.js';
-import { sensorRoutes } from './sensors/routes.js';
-import { telemetryRoutes } from './telemetry/routes.js';
-import { webPushRoutes } from './web-push/routes.js';
+import { alertRoutes } from '../modules/alerts/routes.js';
+import { authRoutes } from '../modules/auth/routes.js';
+import { customPageRoutes, customPageViewRoutes } from '../modules/custom-pages/routes.js';
+import { deviceControlRoutes } from '../modules/device-control/routes.js';
+import { deviceRoutes } from '../modules/devices/routes.js';
+import { healthRoutes } from '../modules/health/routes.js';
+import { imageRoutes } from '../modules/images/routes.js';
+import { lineRoutes } from '../modules/line/routes.js';
+import { alertDeliveryRoutes } from '../modules/notifications/delivery-routes.js';
+import { notificationRoutes } from '../modules/notifications/routes.js';
+import { productRoutes } from '../modules/products/routes.js';
+import { projectRoleRoutes } from '../modules/project-roles/routes.js';
+import { projectRuleRoutes } from '../modules/project-rules/routes.js';
+import { projectSettingsRoutes } from '../modules/project-settings/routes.js';
+import { projectRoutes } from '../modules/projects/routes.js';
+import { sensorRoutes } from '../modules/sensors/routes.js';
+import { telemetryRoutes } from '../modules/telemetry/routes.js';
+import { webPushRoutes } from '../modules/web-push/routes.js';
 
 type TRoutes = (app: TApp, ctx: TAppContext) => Promise<void>;
 

@@ -13,18 +13,19 @@ import { createMessaging, type TMessaging } from '../modules/ingest/messaging.js
 import { createMailService } from '../modules/mail/mailer.js';
 import { loadVapid } from '../modules/web-push/vapid.js';
 import { startWebPushWorker } from '../modules/web-push/worker.js';
-import { secretBoxFor } from './secret-box.js';
+import { secretBoxFor } from '../core/secret-box.js';
 import { publishAlertChange } from '../modules/alerts/publish.js';
 import { createRuleNotifier } from '../modules/notifications/dispatch.js';
 import type { TRuleNotifier } from '../modules/notifications/types.js';
 import { RuleEngine } from '../modules/project-rules/engine/engine.js';
 import { RuleChangeHub } from '../modules/project-rules/engine/rule-changes.js';
-import { buildApp, type TApp } from './app.js';
-import type { TConfig } from './config.js';
-import type { TAppContext } from './context.js';
-import { settlesWithin } from './deadline.js';
-import { runShutdown, type TShutdownOutcome, type TShutdownStep } from './shutdown.js';
-import { TokenService } from './tokens.js';
+import type { TApp } from '../core/app-type.js';
+import { buildApp } from './app.js';
+import type { TConfig } from '../core/config.js';
+import type { TAppContext } from '../core/context.js';
+import { settlesWithin } from '../core/deadline.js';
+import { runShutdown, type TShutdownOutcome, type TShutdownStep } from '../core/shutdown.js';
+import { TokenService } from '../core/tokens.js';
 
 /** The default location of the built console. */
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));

@@ -8,7 +8,8 @@ import fastifyRateLimit from '@fastify/rate-limit';
 import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyBaseLogger } from 'fastify';
+import type { TApp } from '../core/app-type.js';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
@@ -17,23 +18,14 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { ErrorCode } from '@tessera/contracts';
-import { registerModules } from '../modules/index.js';
-import type { TAppContext } from './context.js';
-import { AppError } from './errors.js';
-import { resolvePrincipal } from './principal.js';
-import { registerInputGuard } from './input-guard.js';
-import { registerSecurityHeaders } from './security-headers.js';
+import { registerModules } from './modules.js';
+import type { TAppContext } from '../core/context.js';
+import { AppError } from '../core/errors.js';
+import { resolvePrincipal } from '../core/principal.js';
+import { registerInputGuard } from '../core/input-guard.js';
+import { registerSecurityHeaders } from '../core/security-headers.js';
 import { isUniqueViolation } from '../db/sql-helpers.js';
 import { isDatabaseUnavailable } from '../db/unavailable.js';
-
-/** The app with zod schemas as its type provider. */
-export type TApp = FastifyInstance<
-  import('node:http').Server,
-  import('node:http').IncomingMessage,
-  import('node:http').ServerResponse,
-  FastifyBaseLogger,
-  ZodTypeProvider
->;
 
 /** Seconds a client is told to wait (Retry-After) before resending a request the unavailable database refused. */
 const DB_RETRY_AFTER_S = 5;
