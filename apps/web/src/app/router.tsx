@@ -9,7 +9,7 @@ import { alertRoutes } from '../features/alerts/routes';
 import { deviceRoutes } from '../features/devices/routes';
 import { lineNotifyRoutes } from '../features/line-notify/routes';
 import DefaultRedirect from './DefaultRedirect';
-import { lazyPage } from './lazyPage';
+import { lazyPage } from '../lib/lazyPage';
 import Root from './Root';
 
 const list = <Navigate to="list" replace />;

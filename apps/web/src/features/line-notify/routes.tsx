@@ -3,7 +3,7 @@
  * confirmation page the bot's reply opens (`line-notify/link?linkToken=…`). Every page is a lazy chunk.
  */
 import { Navigate, type RouteObject } from 'react-router';
-import { lazyPage } from '../../app/lazyPage';
+import { lazyPage } from '../../lib/lazyPage';
 
 /** Route objects of the LINE pages; relative paths, placed under the shell's authenticated layout. */
 export const lineNotifyRoutes: RouteObject[] = [

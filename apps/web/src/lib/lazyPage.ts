@@ -1,6 +1,7 @@
 /**
- * Code-split route modules (every route is its own chunk). A chunk that does not arrive within
- * CHUNK_LOAD_TIMEOUT_MS (spec §9) fails the route instead of leaving a blank page.
+ * Code-split route modules (every route is its own chunk): the one `lazy` every route of the console uses. A chunk
+ * that does not arrive within CHUNK_LOAD_TIMEOUT_MS (spec §9, 120 s) fails the route — the router's error element
+ * shows — instead of leaving a blank page.
  */
 import { CHUNK_LOAD_TIMEOUT_MS } from '@tessera/contracts';
 import type { ComponentType } from 'react';
