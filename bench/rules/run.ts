@@ -1,5 +1,5 @@
 /**
- * bench/rules: rule evaluation measured (issue 4). Part 1 — evaluations/s of the compiled rule closure beside a
+ * bench/rules: rule evaluation measured. Part 1 — evaluations/s of the compiled rule closure beside a
  * hand-written JS closure for the same condition (target ≥ 30M/s on one core). Part 2 — p99 from a point published
  * over MQTT to its stored alert row on PostgreSQL, beside publish → PUBACK (target ≤ 1 s). Not part of `npm test`.
  *

@@ -1,5 +1,5 @@
 /**
- * Issue 4 "Done means", end to end in Chromium against the real server: a vendor configures a simple rule on the rule
+ * End to end in Chromium against the real server: a vendor configures a simple rule on the rule
  * tab; a simulated device streams telemetry that meets it; the alert appears live on alerts/dashboard; a real SMTP
  * server (smtp-server) receives the mail for the project's notification list, each recipient in its own language, and
  * its link opens the alert history of the device;

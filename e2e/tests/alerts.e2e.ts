@@ -1,5 +1,5 @@
 /**
- * Issue 4 alerts pages in Chromium against the real server: the dashboard receives an alert raised server-side while
+ * Alerts pages in Chromium against the real server: the dashboard receives an alert raised server-side while
  * it is open (live channel, no reload); headless Chromium blocks audio without a user gesture, so the spec's "sound
  * playback blocked by browser" message shows and its button enables the chime; the mute switch is remembered;
  * acknowledge and resolve (with its confirmation) change the state; statistics draws its charts with the counts;

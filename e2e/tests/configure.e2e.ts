@@ -1,5 +1,5 @@
 /**
- * Issue 3 "configure": in Chromium a vendor edits a sensor's upload period on the configure tab, saves, syncs, and
+ * The configure tab in Chromium: a vendor edits a sensor's upload period on the configure tab, saves, syncs, and
  * the simulated device's publish rate of that key drops (counted in the database); the status preview decodes a
  * typed 40-bit word by status lines brought in with the easy import.
  */

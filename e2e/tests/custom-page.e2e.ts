@@ -1,5 +1,5 @@
 /**
- * Issue 3 "custom-page" in Chromium: a vendor uploads the example page of docs/custom-pages.md and sees it, sandboxed,
+ * The custom-page tab in Chromium: a vendor uploads the example page of docs/custom-pages.md and sees it, sandboxed,
  * show a value a real device just published (live channel → postMessage); a hostile page tries the console's
  * cookies, storage, DOM, top window and the API, and every attempt fails — in the frame and opened on its own — with
  * the console's storage, cookies, URL and DOM unchanged; a user sees the page on a device detail; delete empties it.

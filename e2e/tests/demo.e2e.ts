@@ -1,5 +1,5 @@
 /**
- * The demo in Chromium (issue 2 "What a newcomer does"): the seeded vendor watches a simulated device stream live
+ * The demo in Chromium: the seeded vendor watches a simulated device stream live
  * and draws its history; the seeded user sees only the two devices granted to them, no vendor menu and no vendor
  * page (spec §2 route guard, §6 roles); a logged-out deep link goes through login and back (redirectFrom).
  */

@@ -1,5 +1,5 @@
 /**
- * Issue 3 "devices" tab extras in Chromium: bulk registration from a pasted list (with the preview's per-line
+ * The project's devices tab extras in Chromium: bulk registration from a pasted list (with the preview's per-line
  * problems and the server's "already registered" answer) and from a CSV file, the one-time secrets downloaded as CSV
  * and checked against the stored hashes, inline rename and nickname (persisted, bound refused), the §8 update-failure
  * dialog with the server's message, and the device authorisation method changed from the tab.

@@ -1,5 +1,5 @@
 /**
- * Issue 4 "LINE" in Chromium against the real server and a fake LINE Messaging API (a real local HTTP server): the
+ * LINE in Chromium against the real server and a fake LINE Messaging API (a real local HTTP server): the
  * vendor saves the Line official account (secrets only ever shown masked) and reads the webhook URL; a LINE user
  * asks the bot to link, opens the bot's link page logged out, logs in, confirms and is sent to LINE's accountLink
  * URL (intercepted here), LINE's accountLink event completes the link; the vendor builds a push group of that account

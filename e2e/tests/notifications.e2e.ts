@@ -1,5 +1,5 @@
 /**
- * Issue 4 "Users choose per device or project which alert levels reach them and by which channel", in Chromium
+ * Alert subscriptions in Chromium
  * against the real server: a user sets its subscription on the device page (app-rules tab), a vendor on the
  * project's notification tab; both survive a reload and are what the API answers. The LINE switch is disabled with
  * a hint until the account has a LINE link, and enabled once it has one.

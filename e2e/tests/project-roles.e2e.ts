@@ -1,5 +1,5 @@
 /**
- * Issue 3 project roles in Chromium: the roles tab's empty state, creating a role (permissions, devices searched on
+ * Project roles in Chromium: the roles tab's empty state, creating a role (permissions, devices searched on
  * the server, member emails) with the schema's refusals and the server's "not a user of your organisation", the
  * unsaved-changes prompt, a role in use explained instead of deleted, the member user seeing exactly the role's
  * devices in the device list and only the device tabs its permissions open, and deleting the role once it has no members.

@@ -1,5 +1,5 @@
 /**
- * Issue 3, project detail "notification" and "system" tabs in Chromium: edit and save the notification list (with
+ * Project detail "notification" and "system" tabs in Chromium: edit and save the notification list (with
  * its validation and the unsaved-changes prompt), send a test mail that a real SMTP server receives, read the fee
  * estimate's formula with hand-computed numbers, rename the project and copy it.
  */

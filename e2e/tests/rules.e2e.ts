@@ -1,5 +1,5 @@
 /**
- * Issue 3 "rule" tab in Chromium against the real server: switch the rule type, add / edit / delete a simple rule,
+ * The project's rule tab in Chromium against the real server: switch the rule type, add / edit / delete a simple rule,
  * build a Blockly program in the real workspace (the rule block dragged from the toolbox, the rest through the
  * page's Blockly instance), compile with an error marked on its block, fix it, compile OK, save, reload and find it
  * persisted; then edit the blockly setting.

@@ -1,5 +1,5 @@
 /**
- * Issue 2 "Done means": a vendor logs in in zh-TW, creates a product and a project, registers a device, a real
+ * A vendor's first journey in Chromium: logs in in zh-TW, creates a product and a project, registers a device, a real
  * MQTT client publishes as that device, the value appears live on telemetry-status, the history chart draws, and
  * the console switches to English.
  */

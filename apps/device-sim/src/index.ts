@@ -1,5 +1,5 @@
 /**
- * Device simulator (issue 2 "Device simulator"): runs simulated devices as real MQTT clients — telemetry at
+ * Device simulator: runs simulated devices as real MQTT clients — telemetry at
  * `rateHz`, status words every `statusPeriodMs`, command replies, retained config applied. Used by the CLI
  * (`npm run sim`), the demo and the tests.
  */

@@ -1,5 +1,5 @@
 /**
- * Alerts (issue 4; spec §2 alerts routes, §3 "Alert node types: remind, early_warning, alert", §7
+ * Alerts (spec §2 alerts routes, §3 "Alert node types: remind, early_warning, alert", §7
  * `/frontstage-alert/v1`, §9 "Alerts show latest 100"). An alert is raised by a rule of a project (simple rule or
  * one rule of a Blockly program) or by a user's app rule, for one device; at most one is active (open or
  * acknowledged) per (rule, device). Semantics: docs/rules.md; decisions: docs/decisions/alerts.md.

@@ -1,5 +1,5 @@
 /**
- * LINE push (issue 4; spec §2 `line-notify` → group, group/{id}; §3 "Line official account: channel ID, secret,
+ * LINE push (spec §2 `line-notify` → group, group/{id}; §3 "Line official account: channel ID, secret,
  * access token, bot basic ID" and "account link and message flow"; §7 `/notification/v1` "Line official account,
  * user, message-flow, account-link endpoints"; §8 "Line Notify connection limit reached", "monthly push limit
  * exceeded"). Delivery uses the LINE Messaging API (not the retired LINE Notify). Decisions: docs/decisions/line.md.

@@ -1,5 +1,5 @@
 /**
- * Alert notifications (issue 4 "Notifications"; spec §7 `/notification/v1` "device", `/frontstage-alert/v1`):
+ * Alert notifications (spec §7 `/notification/v1` "device", `/frontstage-alert/v1`):
  * users' own subscriptions — per device or per project, which alert levels reach them and by which channel — and
  * the delivery state of an alert's mail and LINE messages. Decisions: docs/decisions/notifications.md.
  */

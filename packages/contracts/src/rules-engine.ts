@@ -1,5 +1,5 @@
 /**
- * Constants of rule evaluation (issue 4; docs/rules.md): when an alert counts as flapping. The level-trigger
+ * Constants of rule evaluation (docs/rules.md): when an alert counts as flapping. The level-trigger
  * re-notify interval is a project setting (projects.ts `RULE_RENOTIFY_*`).
  */
 

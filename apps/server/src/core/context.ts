@@ -12,7 +12,7 @@ export interface TMail {
   to: string;
   subject: string;
   text: string;
-  /** The alert the mail notifies of (issue 4); the console shows the alert's delivery state from it. */
+  /** The alert the mail notifies of; the console shows the alert's delivery state from it. */
   alertId?: number | null;
 }
 

@@ -18,7 +18,7 @@ export const OUTBOX = {
   backoffCapMs: 5 * 60_000,
   /**
    * After this many failed attempts the row is marked `failed` and left alone. 300 attempts at 1 s, 2 s, … then every
-   * 5 min is about 24 h of retrying, so an SMTP or LINE outage of up to a day loses nothing (issue 4 "nothing is lost").
+   * 5 min is about 24 h of retrying, so an SMTP or LINE outage of up to a day loses nothing.
    */
   maxAttempts: 300,
 } as const;

@@ -1,5 +1,5 @@
 /**
- * Migrations run on start on both databases (issue 2 "Operations"), a second run is a no-op, and the committed
+ * Migrations run on start on both databases, a second run is a no-op, and the committed
  * SQL has not drifted from schema.ts (STYLE.md: generated files never drift from their source).
  */
 import { execFileSync } from 'node:child_process';

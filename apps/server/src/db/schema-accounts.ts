@@ -1,5 +1,5 @@
 /**
- * Accounts and their mail (issue 2 "Accounts"): platform settings, tenants, logins, verification codes, refresh
+ * Accounts and their mail: platform settings, tenants, logins, verification codes, refresh
  * tokens, API keys, the mail outbox.
  * Part of the one Drizzle schema (schema.ts re-exports every schema file); times are epoch ms in `bigint` columns.
  */

@@ -1,5 +1,5 @@
 /**
- * Alert tables (issue 4; docs/rules.md, docs/decisions/alerts.md). Part of the one Drizzle schema: schema.ts
+ * Alert tables (docs/rules.md, docs/decisions/alerts.md). Part of the one Drizzle schema: schema.ts
  * re-exports this file, and the same migrations run on PGlite and PostgreSQL.
  */
 import { sql } from 'drizzle-orm';

@@ -1,5 +1,5 @@
 /**
- * LINE tables (issue 4; docs/decisions/line.md). Part of the one Drizzle schema: schema.ts re-exports this file, and
+ * LINE tables (docs/decisions/line.md). Part of the one Drizzle schema: schema.ts re-exports this file, and
  * the same migrations run on PGlite and PostgreSQL. Secrets are AES-256-GCM ciphertexts (core/secret-box.ts).
  */
 import { sql } from 'drizzle-orm';

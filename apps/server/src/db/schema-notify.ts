@@ -1,6 +1,5 @@
 /**
- * Notification tables (issue 4 "Users choose per device or project which alert levels reach them and by which
- * channel"; docs/decisions/notifications.md). Part of the one Drizzle schema: schema.ts re-exports this file.
+ * Notification tables (docs/decisions/notifications.md). Part of the one Drizzle schema: schema.ts re-exports this file.
  */
 import { sql } from 'drizzle-orm';
 import { bigint, check, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';

@@ -1,5 +1,5 @@
 /**
- * Project configuration and device control (issue 3): notification emails, project roles, custom pages, device
+ * Project configuration and device control: notification emails, project roles, custom pages, device
  * commands, app rules, push switch, simple rules, Blockly programs and setting.
  * Part of the one Drizzle schema (schema.ts re-exports every schema file); times are epoch ms in `bigint` columns.
  */

@@ -1,5 +1,5 @@
 /**
- * Telemetry (issue 2 "Ingest", "Time series"): raw points, latest values, rollups, status words, rejected-point
+ * Telemetry: raw points, latest values, rollups, status words, rejected-point
  * counters.
  * Part of the one Drizzle schema (schema.ts re-exports every schema file); times are epoch ms in `bigint` columns.
  */

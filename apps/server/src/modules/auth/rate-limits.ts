@@ -1,5 +1,5 @@
 /**
- * Request rate limits of the public auth routes (issue 2 "rate-limited login and verify-email"), per client IP
+ * Request rate limits of the public auth routes, per client IP
  * and, for routes that send mail, per target email. They bound password guessing across accounts (the per-account
  * lock bounds it per account) and stop the server from being used to flood a mailbox.
  */

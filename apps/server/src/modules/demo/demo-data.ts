@@ -1,4 +1,4 @@
-/** What the demo loads (issue 2 "What a newcomer does", step 2). Values only; seed-demo.ts writes them. */
+/** What the demo loads. Values only; seed-demo.ts writes them. */
 import type { TAccountLevel, TSimpleRuleInput, TStatusGroup } from '@tessera/contracts';
 
 /** The password of every demo account (meets the §5 password rule). */
@@ -74,7 +74,7 @@ export const DEMO_DEVICES: readonly { serial: string; name: string }[] = [
 export const DEMO_USER_DEVICE_COUNT = 2;
 
 /**
- * The demo project's simple rule (issue 4): the simulator's motor current swings 1.0–2.0 A over a 10-minute duty
+ * The demo project's simple rule: the simulator's motor current swings 1.0–2.0 A over a 10-minute duty
  * cycle, so every demo device opens an early warning for about two minutes of each cycle and clears it again —
  * alerts/dashboard has something live to show within minutes of `npm start`. Held 30 s both ways, so the ±0.05 A
  * noise around the threshold opens one alert per cycle, not one per crossing (docs/rules.md "Hysteresis").

@@ -1,5 +1,5 @@
 /**
- * Loads the demo on a database without accounts (issue 2 step 2): tenants, the three logins, a product class and
+ * Loads the demo on a database without accounts: tenants, the three logins, a product class and
  * product, a project on the motor & environment module with status groups and a simple rule, five devices, and the
  * user's authorisation for two of them. One transaction: a failure leaves the database empty, so the next start retries.
  */

@@ -1,5 +1,5 @@
 /**
- * The demo (issue 2 "What a newcomer does", step 2): on a database without accounts it loads demo data; on every
+ * The demo: on a database without accounts it loads demo data; on every
  * start with DEMO on it gives the demo devices fresh secrets and streams telemetry for them with the in-process
  * simulator (@tessera/device-sim) over the real broker.
  */

@@ -1,5 +1,5 @@
 /**
- * Remote control end to end (issue 3 "device detail"): the API publishes a command to a real MQTT client acting as
+ * Remote control end to end: the API publishes a command to a real MQTT client acting as
  * the device and answers with its reply — the simulator for getDeviceInfo and sensorCommand read, scripted devices
  * for the timeout, a wrong device's reply, a malformed reply and concurrent commands; the audit log lists them.
  */

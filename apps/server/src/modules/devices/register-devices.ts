@@ -1,5 +1,5 @@
 /**
- * Device registration (spec §3 "Device"; issue 2 "Devices"): composes the full Tangram ID from prefix, the project's
+ * Device registration (spec §3 "Device"): composes the full Tangram ID from prefix, the project's
  * hardware-module model number, the tenant's vendor class and id, the product's model number and the serial number,
  * issues a 256-bit MQTT secret (shown once, stored as SHA-256) and writes all devices in one transaction.
  */

@@ -1,5 +1,5 @@
 /**
- * Account link (spec §3 "account link"; issue 4 "link token → nonce → the user's LINE ID"; LINE's flow:
+ * Account link (spec §3 "account link"; LINE's flow:
  * https://developers.line.biz/en/docs/messaging-api/linking-accounts/). The bot replies to a LINE user with the
  * console's link page carrying LINE's link token; the logged-in account confirms there, which makes a one-time nonce
  * (stored as its SHA-256, valid LINE_LINK_NONCE_TTL_MS) and sends the browser to LINE's accountLink URL; LINE then

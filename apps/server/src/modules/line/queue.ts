@@ -1,5 +1,5 @@
 /**
- * Queuing LINE pushes (issue 4 "message flow"; docs/decisions/line.md): rows in `line_outbox`, one per (text, LINE
+ * Queuing LINE pushes (docs/decisions/line.md): rows in `line_outbox`, one per (text, LINE
  * target), sent by the push worker. These are the entry points of the notification dispatcher
  * (modules/notifications); every function takes a `db` that may be an open transaction, so the pushes are queued
  * only if it commits.

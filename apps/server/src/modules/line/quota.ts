@@ -1,5 +1,5 @@
 /**
- * The monthly push quota, checked before every push (issue 4 "push with the monthly quota honoured"): LINE's quota
+ * The monthly push quota, checked before every push: LINE's quota
  * and consumption are fetched per channel and kept LINE_QUOTA_CACHE_MS, counting our own pushes in between, so a
  * busy outbox does not ask LINE twice per message. A group chat push counts as one here though LINE counts each
  * member; the next refresh corrects that, and LINE's own 429 is the last word (push-worker.ts).

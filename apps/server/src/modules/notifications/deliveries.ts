@@ -1,5 +1,5 @@
 /**
- * GET /frontstage-alert/v1/alerts/{id}/deliveries (issue 4 "the console shows the delivery state"): the alert's
+ * GET /frontstage-alert/v1/alerts/{id}/deliveries: the alert's
  * mails (`outbox_emails.alert_id`) and LINE pushes (`line_outbox.alert_id`), newest first. The alert must be visible
  * to the caller (alerts/access.ts), else 404. Vendors and admins see every delivery; a user only its own (its mail
  * address, its linked LINE user) — the project's recipient list is the vendor's business.

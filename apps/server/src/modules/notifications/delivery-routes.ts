@@ -1,5 +1,5 @@
 /**
- * `/frontstage-alert/v1/alerts/{id}/deliveries` (issue 4 "the console shows the delivery state"): the mail and LINE
+ * `/frontstage-alert/v1/alerts/{id}/deliveries`: the mail and LINE
  * deliveries of one alert. Any account with the alerts feature (403 without) that may see the alert (404 otherwise).
  */
 import { ZAlertDeliveries, ZIdParam } from '@tessera/contracts';

@@ -1,6 +1,5 @@
 /**
- * `/notification/v1` subscription routes (spec §7 "Notification (/notification/v1): device"; issue 4 "Users choose
- * per device or project which alert levels reach them and by which channel"): the caller's own subscription of a
+ * `/notification/v1` subscription routes (spec §7 "Notification (/notification/v1): device"): the caller's own subscription of a
  * device (`device/{tangramId}`) or a project (`project/{id}`), GET/PUT/DELETE, and the list of its subscriptions.
  * Vendors, admins and users alike, with the alerts feature (403 without); what the caller may not see is 404.
  */

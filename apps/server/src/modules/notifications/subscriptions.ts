@@ -1,6 +1,5 @@
 /**
- * The caller's own alert subscriptions (spec §7 `/notification/v1` "device"; issue 4 "Users choose per device or
- * project which alert levels reach them and by which channel"). GET answers an unsaved subscription as empty lists
+ * The caller's own alert subscriptions (spec §7 `/notification/v1` "device"). GET answers an unsaved subscription as empty lists
  * with `saved: false`; PUT replaces it; DELETE removes it (a device then follows the project subscription again).
  */
 import { and, eq, sql } from 'drizzle-orm';

@@ -1,6 +1,6 @@
 /**
- * Alert notification mail in zh-TW and en (issue 4 "zh-TW or en templates by the recipient's language";
- * docs/decisions/notifications.md). Plain text, like the auth mail (modules/mail/templates.ts). Times render with
+ * Alert notification mail in zh-TW and en in the recipient's language
+ * (docs/decisions/notifications.md). Plain text, like the auth mail (modules/mail/templates.ts). Times render with
  * `Intl.DateTimeFormat`: Asia/Taipei for zh-TW readers, UTC for en readers (the zone is named in the text).
  */
 import type { TAlertLevel, TLanguage, TWebPushPayload } from '@tessera/contracts';

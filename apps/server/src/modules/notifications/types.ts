@@ -1,5 +1,5 @@
 /**
- * The hand-off from the rule engine to notification delivery (issue 4 "Notifications"): the engine decides *that*
+ * The hand-off from the rule engine to notification delivery: the engine decides *that*
  * people should hear of a rule firing (new alert, level-trigger repeat after the project's interval, a `notify`
  * action; flapping already held back); the notifier decides *who* (the project's email list, LINE groups, users'
  * own subscriptions) and queues the deliveries in outboxes, so nothing is lost when SMTP or LINE is down.

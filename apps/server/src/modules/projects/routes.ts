@@ -1,5 +1,5 @@
 /**
- * `/frontstage/v1/projects…` (spec §7 projects, plus device registration of issue 2). Vendor only (§6), scoped to
+ * `/frontstage/v1/projects…` (spec §7 projects, plus device registration). Vendor only (§6), scoped to
  * the caller's tenant; another tenant's project answers 404.
  */
 import type { FastifyRequest } from 'fastify';

@@ -1,5 +1,5 @@
 /**
- * The sensor sync loop end to end (issue 3 "configure"): the API changes a key's upload period, POST sync publishes
+ * The sensor sync loop end to end: the API changes a key's upload period, POST sync publishes
  * the retained config, the simulator applies it, and the key's arrival rate in the database drops.
  */
 import { sensorPaths, type TSensorList, type TSyncResult } from '@tessera/contracts';

@@ -1,5 +1,5 @@
 /**
- * Bucket choice of v2 timeseries (issue 2: "a response never holds more than ~2× the requested width in points,
+ * Bucket choice of v2 timeseries ("a response never holds more than ~2× the requested width in points,
  * whatever the range"): the smallest nice size ≥ range / width, and the cheapest table that can answer it.
  */
 import { NICE_BUCKETS_MS, ROLLUP_BUCKETS_MS, type TTimeseriesResponse } from '@tessera/contracts';

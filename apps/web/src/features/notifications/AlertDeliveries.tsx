@@ -1,5 +1,5 @@
 /**
- * The delivery state of one alert's notifications (issue 4 "the console shows the delivery state"): every mail and
+ * The delivery state of one alert's notifications: every mail and
  * LINE push, with status, attempts, last error and when it was sent. Refreshes by itself while something is pending
  * (an SMTP outage shows as "retrying" with the error, then turns to "sent"). Embedded in the alert drawer.
  */

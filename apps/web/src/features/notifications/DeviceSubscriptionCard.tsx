@@ -1,6 +1,5 @@
 /**
- * "Alert notifications" card of the device detail (issue 4 "Users choose per device … which alert levels reach them
- * and by which channel"): the caller's own subscription of this device. Until one is saved the device follows the
+ * "Alert notifications" card of the device detail: the caller's own subscription of this device. Until one is saved the device follows the
  * caller's project subscription, which the card names; "follow project" deletes the device's own.
  */
 import { BellOutlined } from '@ant-design/icons';

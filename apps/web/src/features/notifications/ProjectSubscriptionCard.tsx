@@ -1,6 +1,5 @@
 /**
- * "My alert notifications" card of the project's notification tab (issue 4 "Users choose per … project which alert
- * levels reach them and by which channel"): the caller's own subscription for every device of the project it may
+ * "My alert notifications" card of the project's notification tab: the caller's own subscription for every device of the project it may
  * see. A device's own subscription overrides it (device detail, app-rules tab).
  */
 import { BellOutlined } from '@ant-design/icons';

@@ -1,5 +1,5 @@
 /**
- * The rule engine (issue 4 "Evaluation"; docs/rules.md "Where evaluation runs"). Ingest hands it each committed
+ * The rule engine (docs/rules.md "Where evaluation runs"). Ingest hands it each committed
  * batch after the publishers were acknowledged ({@link RuleEngine.accept}, synchronous and cheap); it keeps, per
  * device, only the newest committed point of each key and status word until it gets to the device — so when it is
  * behind, its backlog is bounded by devices × keys, never by the point rate — and evaluates at most

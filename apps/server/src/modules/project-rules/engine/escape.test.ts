@@ -1,5 +1,5 @@
 /**
- * The interpreter runs no code from rules (issue 4 "no eval, no Function, no user JavaScript"): the
+ * The interpreter runs no code from rules: the
  * `constructor.constructor('return process')()` family of payloads, put wherever a rule carries text — telemetry
  * keys, property names, messages, command names, node types, raw trees that are not programs — is refused by
  * ZRuleProgram or reads as a name without a value (unknown). Every payload tries to set a global flag; none may.
