@@ -1,6 +1,6 @@
 /**
- * Small SQL helpers shared by the modules: substring search, paging
- * offsets and recognising a unique-index violation on both drivers.
+ * Small SQL helpers shared by the modules: substring search and recognising a unique-index violation on both
+ * drivers (paging: paging.ts).
  */
 import { ilike, or, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
@@ -10,11 +10,6 @@ export function searchAny(q: string | undefined, columns: PgColumn[]): SQL | und
   if (!q) return undefined;
   const pattern = `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
   return or(...columns.map((c) => ilike(c, pattern)));
-}
-
-/** Row offset of 1-based `page` of `limit` rows. */
-export function offsetOf(page: number, limit: number): number {
-  return (page - 1) * limit;
 }
 
 /**

@@ -6,6 +6,7 @@ import { count, desc } from 'drizzle-orm';
 import { ALERTS_LATEST_MAX, type TAlertDashboard, type TAlertList, type TAlertListQuery } from '@tessera/contracts';
 import type { TPrincipal } from '../../core/principal.js';
 import type { Db } from '../../db/client.js';
+import { pageOf } from '../../db/paging.js';
 import { alerts } from '../../db/schema.js';
 import { visibleAlertsCondition } from './access.js';
 import { selectAlertViews } from './alert-view.js';
@@ -20,15 +21,17 @@ const newestFirst = [desc(alerts.firstSeenAt), desc(alerts.id)];
  */
 export async function listAlerts(db: Db, principal: TPrincipal, q: TAlertListQuery): Promise<TAlertList> {
   const where = alertFilterWhere(principal, q, checkedAlertRange(q));
-  const [rows, [{ total }]] = await Promise.all([
-    selectAlertViews(db)
-      .where(where)
-      .orderBy(...newestFirst)
-      .limit(q.limit)
-      .offset((q.page - 1) * q.limit),
+  return pageOf(
+    q,
     db.select({ total: count() }).from(alerts).where(where),
-  ]);
-  return { data: rows.map(presentAlert), page: q.page, limit: q.limit, total_items: total };
+    (limit, offset) =>
+      selectAlertViews(db)
+        .where(where)
+        .orderBy(...newestFirst)
+        .limit(limit)
+        .offset(offset),
+    presentAlert,
+  );
 }
 
 /** The latest ALERTS_LATEST_MAX alerts `principal` may see, any state, newest first. */

@@ -7,6 +7,7 @@ import { count, desc, eq, max, sql, sum } from 'drizzle-orm';
 import type { TAlertDetail, TAlertDetailQuery } from '@tessera/contracts';
 import type { TPrincipal } from '../../core/principal.js';
 import type { Db } from '../../db/client.js';
+import { pageOf } from '../../db/paging.js';
 import { alerts, devices, products, projects } from '../../db/schema.js';
 import { alertFilterWhere, checkedAlertRange } from './filters.js';
 
@@ -26,53 +27,48 @@ export async function alertStatisticsDetail(db: Db, principal: TPrincipal, q: TA
     alerts.productId,
   ] as const;
   const alertsN = count();
-  const rowsQuery = db
-    .select({
-      deviceId: alerts.deviceId,
-      tangramId: max(devices.tangramId),
-      deviceName: max(devices.name),
-      projectId: alerts.projectId,
-      projectName: max(projects.name),
-      productId: alerts.productId,
-      productName: max(products.name),
-      ruleKind: alerts.ruleKind,
-      ruleId: alerts.ruleId,
-      ruleIndex: alerts.ruleIndex,
-      ruleName: sql<string>`(array_agg(${alerts.ruleName} order by ${alerts.firstSeenAt} desc))[1]`,
-      level: alerts.level,
-      alerts: alertsN,
-      occurrences: sum(alerts.count).mapWith(Number),
-      lastSeenAt: max(alerts.lastSeenAt),
-    })
-    .from(alerts)
-    .innerJoin(devices, eq(devices.id, alerts.deviceId))
-    .innerJoin(projects, eq(projects.id, alerts.projectId))
-    .innerJoin(products, eq(products.id, alerts.productId))
-    .where(where)
-    .groupBy(...groupBy)
-    .orderBy(desc(alertsN), desc(max(alerts.lastSeenAt)), alerts.deviceId, alerts.ruleId, alerts.ruleIndex)
-    .limit(q.limit)
-    .offset((q.page - 1) * q.limit);
+  const rowsOf = (limit: number, offset: number) =>
+    db
+      .select({
+        deviceId: alerts.deviceId,
+        tangramId: max(devices.tangramId),
+        deviceName: max(devices.name),
+        projectId: alerts.projectId,
+        projectName: max(projects.name),
+        productId: alerts.productId,
+        productName: max(products.name),
+        ruleKind: alerts.ruleKind,
+        ruleId: alerts.ruleId,
+        ruleIndex: alerts.ruleIndex,
+        ruleName: sql<string>`(array_agg(${alerts.ruleName} order by ${alerts.firstSeenAt} desc))[1]`,
+        level: alerts.level,
+        alerts: alertsN,
+        occurrences: sum(alerts.count).mapWith(Number),
+        lastSeenAt: max(alerts.lastSeenAt),
+      })
+      .from(alerts)
+      .innerJoin(devices, eq(devices.id, alerts.deviceId))
+      .innerJoin(projects, eq(projects.id, alerts.projectId))
+      .innerJoin(products, eq(products.id, alerts.productId))
+      .where(where)
+      .groupBy(...groupBy)
+      .orderBy(desc(alertsN), desc(max(alerts.lastSeenAt)), alerts.deviceId, alerts.ruleId, alerts.ruleIndex)
+      .limit(limit)
+      .offset(offset);
   const groups = db
     .select({ one: sql`1`.as('one') })
     .from(alerts)
     .where(where)
     .groupBy(...groupBy)
     .as('groups');
-  const [rows, [{ total }]] = await Promise.all([rowsQuery, db.select({ total: count() }).from(groups)]);
-  return {
-    data: rows.map((r) => ({
-      device: { id: r.deviceId, tangram_id: r.tangramId ?? '', name: r.deviceName ?? '' },
-      project: { id: r.projectId, name: r.projectName ?? '' },
-      product: { id: r.productId, name: r.productName ?? '' },
-      rule: { kind: r.ruleKind, id: r.ruleId, index: r.ruleIndex, name: r.ruleName },
-      level: r.level,
-      alerts: r.alerts,
-      occurrences: r.occurrences,
-      last_seen_at: Number(r.lastSeenAt),
-    })),
-    page: q.page,
-    limit: q.limit,
-    total_items: total,
-  };
+  return pageOf(q, db.select({ total: count() }).from(groups), rowsOf, (r) => ({
+    device: { id: r.deviceId, tangram_id: r.tangramId ?? '', name: r.deviceName ?? '' },
+    project: { id: r.projectId, name: r.projectName ?? '' },
+    product: { id: r.productId, name: r.productName ?? '' },
+    rule: { kind: r.ruleKind, id: r.ruleId, index: r.ruleIndex, name: r.ruleName },
+    level: r.level,
+    alerts: r.alerts,
+    occurrences: r.occurrences,
+    last_seen_at: Number(r.lastSeenAt),
+  }));
 }

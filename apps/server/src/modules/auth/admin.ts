@@ -6,31 +6,31 @@ import { count, desc, eq } from 'drizzle-orm';
 import type { TAccountSummary, TListQuery, TPage, TTokenResponse } from '@tessera/contracts';
 import { notFound } from '../../core/errors.js';
 import type { TokenService } from '../../core/tokens.js';
+import { pageOf } from '../../db/paging.js';
 import type { Db } from '../../db/client.js';
 import { accounts, tenants } from '../../db/schema.js';
-import { offsetOf, searchAny } from '../../db/sql-helpers.js';
+import { searchAny } from '../../db/sql-helpers.js';
 import { presentAccountSummary } from './presenters.js';
 import { issueTokenPair } from './sessions.js';
 
 /** A page of all accounts, newest first; `q` searches email, name and tenant name. */
 export async function listAccounts(db: Db, query: TListQuery): Promise<TPage<TAccountSummary>> {
   const where = searchAny(query.q, [accounts.email, accounts.name, tenants.name]);
-  const [{ total }] = await db.select({ total: count() }).from(accounts).innerJoin(tenants, eq(tenants.id, accounts.tenantId)).where(where);
-  const rows = await db
-    .select({ account: accounts, tenantName: tenants.name })
-    .from(accounts)
-    .innerJoin(tenants, eq(tenants.id, accounts.tenantId))
-    .where(where)
-    .orderBy(desc(accounts.id))
-    .limit(query.limit)
-    .offset(offsetOf(query.page, query.limit));
   const now = Date.now();
-  return {
-    data: rows.map((r) => presentAccountSummary(r.account, r.tenantName, now)),
-    page: query.page,
-    limit: query.limit,
-    total_items: total,
-  };
+  return pageOf(
+    query,
+    db.select({ total: count() }).from(accounts).innerJoin(tenants, eq(tenants.id, accounts.tenantId)).where(where),
+    (limit, offset) =>
+      db
+        .select({ account: accounts, tenantName: tenants.name })
+        .from(accounts)
+        .innerJoin(tenants, eq(tenants.id, accounts.tenantId))
+        .where(where)
+        .orderBy(desc(accounts.id))
+        .limit(limit)
+        .offset(offset),
+    (r) => presentAccountSummary(r.account, r.tenantName, now),
+  );
 }
 
 /**

@@ -8,9 +8,10 @@ import type { TApiKey, TApiKeyCreate, TApiKeyCreated, TListQuery, TPage } from '
 import { randomSecret, sha256 } from '../../core/crypto.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { API_KEY_PREFIX } from '../../core/principal.js';
+import { pageOf } from '../../db/paging.js';
 import type { Db } from '../../db/client.js';
 import { apiKeys } from '../../db/schema.js';
-import { offsetOf, searchAny } from '../../db/sql-helpers.js';
+import { searchAny } from '../../db/sql-helpers.js';
 import { presentApiKey } from './presenters.js';
 
 /** How many characters of a key the list shows: `tsk_` plus 8 random characters (48 bits, not enough to use). */
@@ -19,15 +20,12 @@ const SHOWN_PREFIX_CHARS = API_KEY_PREFIX.length + 8;
 /** A page of the account's keys (revoked ones included, flagged), newest first; `q` searches names. */
 export async function listApiKeys(db: Db, accountId: number, query: TListQuery): Promise<TPage<TApiKey>> {
   const where = and(eq(apiKeys.accountId, accountId), searchAny(query.q, [apiKeys.name]));
-  const [{ total }] = await db.select({ total: count() }).from(apiKeys).where(where);
-  const rows = await db
-    .select()
-    .from(apiKeys)
-    .where(where)
-    .orderBy(desc(apiKeys.id))
-    .limit(query.limit)
-    .offset(offsetOf(query.page, query.limit));
-  return { data: rows.map(presentApiKey), page: query.page, limit: query.limit, total_items: total };
+  return pageOf(
+    query,
+    db.select({ total: count() }).from(apiKeys).where(where),
+    (limit, offset) => db.select().from(apiKeys).where(where).orderBy(desc(apiKeys.id)).limit(limit).offset(offset),
+    presentApiKey,
+  );
 }
 
 /**

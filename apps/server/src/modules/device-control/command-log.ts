@@ -6,9 +6,9 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { TDeviceCommandLog, TListQuery, TPage } from '@tessera/contracts';
 import type { TPrincipal } from '../../core/principal.js';
+import { pageOf } from '../../db/paging.js';
 import type { Db } from '../../db/client.js';
 import { deviceCommands } from '../../db/schema.js';
-import { offsetOf } from '../../db/sql-helpers.js';
 import type { TCommand, TCommandExchange } from './command-channel.js';
 
 type TCommandRow = typeof deviceCommands.$inferSelect;
@@ -62,13 +62,17 @@ export async function listCommands(db: Db, principal: TPrincipal, deviceId: numb
     eq(deviceCommands.deviceId, deviceId),
     principal.level === 'user' ? eq(deviceCommands.accountId, principal.accountId) : undefined,
   );
-  const [{ total }] = await db.select({ total: count() }).from(deviceCommands).where(where);
-  const rows = await db
-    .select()
-    .from(deviceCommands)
-    .where(where)
-    .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.reqId))
-    .limit(query.limit)
-    .offset(offsetOf(query.page, query.limit));
-  return { data: rows.map(presentCommand), page: query.page, limit: query.limit, total_items: total };
+  return pageOf(
+    query,
+    db.select({ total: count() }).from(deviceCommands).where(where),
+    (limit, offset) =>
+      db
+        .select()
+        .from(deviceCommands)
+        .where(where)
+        .orderBy(desc(deviceCommands.createdAt), desc(deviceCommands.reqId))
+        .limit(limit)
+        .offset(offset),
+    presentCommand,
+  );
 }

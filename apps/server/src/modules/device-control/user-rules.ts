@@ -16,9 +16,9 @@ import {
 import type { z } from 'zod';
 import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
+import { pageOf } from '../../db/paging.js';
 import type { Db } from '../../db/client.js';
 import { accounts, deviceUserRules, devices, projectSensors } from '../../db/schema.js';
-import { offsetOf } from '../../db/sql-helpers.js';
 import type { TDeviceRow } from '../devices/access.js';
 
 type TRuleRow = typeof deviceUserRules.$inferSelect;
@@ -65,21 +65,20 @@ export async function listUserRules(db: Db, principal: TPrincipal, device: TDevi
     eq(deviceUserRules.deviceId, device.id),
     principal.level === 'user' ? eq(deviceUserRules.accountId, principal.accountId) : undefined,
   );
-  const [{ total }] = await db.select({ total: count() }).from(deviceUserRules).where(where);
-  const rows = await db
-    .select({ rule: deviceUserRules, email: accounts.email })
-    .from(deviceUserRules)
-    .innerJoin(accounts, eq(accounts.id, deviceUserRules.accountId))
-    .where(where)
-    .orderBy(asc(deviceUserRules.id))
-    .limit(query.limit)
-    .offset(offsetOf(query.page, query.limit));
-  return {
-    data: rows.map((r) => presentRule(r.rule, r.email, device.tangramId)),
-    page: query.page,
-    limit: query.limit,
-    total_items: total,
-  };
+  return pageOf(
+    query,
+    db.select({ total: count() }).from(deviceUserRules).where(where),
+    (limit, offset) =>
+      db
+        .select({ rule: deviceUserRules, email: accounts.email })
+        .from(deviceUserRules)
+        .innerJoin(accounts, eq(accounts.id, deviceUserRules.accountId))
+        .where(where)
+        .orderBy(asc(deviceUserRules.id))
+        .limit(limit)
+        .offset(offset),
+    (r) => presentRule(r.rule, r.email, device.tangramId),
+  );
 }
 
 /**

@@ -1,10 +1,11 @@
 /** Reading devices as a caller may see them (spec §6), joined with their project and product names. */
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
 import type { TDevice, TDeviceListQuery, TPage } from '@tessera/contracts';
+import { pageOf } from '../../db/paging.js';
 import type { Db } from '../../db/client.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { devices, products, projects } from '../../db/schema.js';
-import { offsetOf, searchAny } from '../../db/sql-helpers.js';
+import { searchAny } from '../../db/sql-helpers.js';
 import { visibleDevicesCondition } from './access.js';
 import { presentDevice, type TDeviceView } from './presenters.js';
 
@@ -28,13 +29,13 @@ function listWhere(principal: TPrincipal, query: { q?: string; project_id?: numb
 /** A page of the devices `principal` may see, newest first; `q` matches name, nickname or Tangram ID. */
 export async function listDevices(db: Db, principal: TPrincipal, query: TDeviceListQuery): Promise<TPage<TDevice>> {
   const where = listWhere(principal, query);
-  const [{ total }] = await db.select({ total: count() }).from(devices).where(where);
-  const rows = await selectViews(db, where)
-    .orderBy(desc(devices.createdAt), desc(devices.id))
-    .limit(query.limit)
-    .offset(offsetOf(query.page, query.limit));
   const now = Date.now();
-  return { data: rows.map((r) => presentDevice(r, now)), page: query.page, limit: query.limit, total_items: total };
+  return pageOf(
+    query,
+    db.select({ total: count() }).from(devices).where(where),
+    (limit, offset) => selectViews(db, where).orderBy(desc(devices.createdAt), desc(devices.id)).limit(limit).offset(offset),
+    (r) => presentDevice(r, now),
+  );
 }
 
 /** How many devices `principal` may see (optionally of one project). */

@@ -5,13 +5,14 @@
 import { and, asc, count, desc, eq } from 'drizzle-orm';
 import type { TListQuery, TPage, TProduct, TProductCatalogItem, TProductCreate, TProductUpdate } from '@tessera/contracts';
 import { ErrorCode } from '@tessera/contracts';
+import { pageOf } from '../../db/paging.js';
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { productClasses, products, projects } from '../../db/schema.js';
 import { assertTenantImage } from '../images/read-image.js';
 import { nextModelNumber } from './model-number.js';
 import { presentProduct } from './presenters.js';
-import { isUniqueViolation, offsetOf, searchAny } from '../../db/sql-helpers.js';
+import { isUniqueViolation, searchAny } from '../../db/sql-helpers.js';
 
 const MODEL_NUMBER_ATTEMPTS = 5;
 
@@ -21,16 +22,20 @@ export async function listProducts(db: Db, tenantId: number, query: TListQuery):
     eq(products.tenantId, tenantId),
     searchAny(query.q, [products.name, products.model, products.number, products.modelNumber]),
   );
-  const [{ total }] = await db.select({ total: count() }).from(products).where(where);
-  const rows = await db
-    .select({ product: products, className: productClasses.name })
-    .from(products)
-    .leftJoin(productClasses, eq(productClasses.id, products.classId))
-    .where(where)
-    .orderBy(desc(products.createdAt), desc(products.id))
-    .limit(query.limit)
-    .offset(offsetOf(query.page, query.limit));
-  return { data: rows.map((r) => presentProduct(r.product, r.className)), page: query.page, limit: query.limit, total_items: total };
+  return pageOf(
+    query,
+    db.select({ total: count() }).from(products).where(where),
+    (limit, offset) =>
+      db
+        .select({ product: products, className: productClasses.name })
+        .from(products)
+        .leftJoin(productClasses, eq(productClasses.id, products.classId))
+        .where(where)
+        .orderBy(desc(products.createdAt), desc(products.id))
+        .limit(limit)
+        .offset(offset),
+    (r) => presentProduct(r.product, r.className),
+  );
 }
 
 /** How many products the tenant has. */

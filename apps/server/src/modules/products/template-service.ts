@@ -5,20 +5,20 @@ import type { Db } from '../../db/client.js';
 import { notFound } from '../../core/errors.js';
 import { tangramProducts, templateSensors } from '../../db/schema.js';
 import { presentTangramProduct, presentTemplateSensor } from './presenters.js';
-import { offsetOf, searchAny } from '../../db/sql-helpers.js';
+import { pageOf } from '../../db/paging.js';
+import { searchAny } from '../../db/sql-helpers.js';
 
 /** Page `page` (25 per page) of the modules by model number, each with its sensors; `q` matches name or model number. */
 export async function listTangramProducts(db: Db, query: { page: number; q?: string }): Promise<TTangramProductList> {
   const limit = TANGRAM_PRODUCTS_PAGE_SIZE;
   const where = searchAny(query.q, [tangramProducts.name, tangramProducts.modelNumber]);
-  const [{ total }] = await db.select({ total: count() }).from(tangramProducts).where(where);
-  const rows = await db
-    .select()
-    .from(tangramProducts)
-    .where(where)
-    .orderBy(asc(tangramProducts.modelNumber))
-    .limit(limit)
-    .offset(offsetOf(query.page, limit));
+  const page = await pageOf(
+    { page: query.page, limit },
+    db.select({ total: count() }).from(tangramProducts).where(where),
+    (n, offset) => db.select().from(tangramProducts).where(where).orderBy(asc(tangramProducts.modelNumber)).limit(n).offset(offset),
+    (row) => row,
+  );
+  const rows = page.data;
   const sensors = rows.length
     ? await db
         .select()
@@ -38,10 +38,10 @@ export async function listTangramProducts(db: Db, query: { page: number; q?: str
         sensors.filter((s) => s.tangramProductId === r.id),
       ),
     ),
-    page: query.page,
+    page: page.page,
     limit,
-    total_items: total,
-    total_pages: Math.ceil(total / limit),
+    total_items: page.total_items,
+    total_pages: Math.ceil(page.total_items / limit),
   };
 }
 

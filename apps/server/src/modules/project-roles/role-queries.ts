@@ -5,7 +5,8 @@ import type { Db } from '../../db/client.js';
 import { notFound } from '../../core/errors.js';
 import { accounts, devices, projectRoleDevices, projectRoleMembers, projectRoles, projects } from '../../db/schema.js';
 import type { TDbOrTx } from '../auth/db-types.js';
-import { offsetOf, searchAny } from '../../db/sql-helpers.js';
+import { pageOf } from '../../db/paging.js';
+import { searchAny } from '../../db/sql-helpers.js';
 import { presentProjectRole, type TProjectRoleView } from './presenters.js';
 
 type TRoleRow = typeof projectRoles.$inferSelect;
@@ -70,14 +71,18 @@ export async function presentRole(db: TDbOrTx, role: TRoleRow): Promise<TProject
 export async function listProjectRoles(db: Db, tenantId: number, projectId: number, query: TListQuery): Promise<TPage<TProjectRole>> {
   await ownedProjectId(db, tenantId, projectId);
   const where = and(eq(projectRoles.tenantId, tenantId), eq(projectRoles.projectId, projectId), searchAny(query.q, [projectRoles.name]));
-  const [{ total }] = await db.select({ total: count() }).from(projectRoles).where(where);
-  const rows = await db
-    .select()
-    .from(projectRoles)
-    .where(where)
-    .orderBy(asc(sql`lower(${projectRoles.name})`), asc(projectRoles.id))
-    .limit(query.limit)
-    .offset(offsetOf(query.page, query.limit));
-  const views = await viewsOf(db, rows);
-  return { data: views.map(presentProjectRole), page: query.page, limit: query.limit, total_items: total };
+  const page = await pageOf(
+    query,
+    db.select({ total: count() }).from(projectRoles).where(where),
+    (limit, offset) =>
+      db
+        .select()
+        .from(projectRoles)
+        .where(where)
+        .orderBy(asc(sql`lower(${projectRoles.name})`), asc(projectRoles.id))
+        .limit(limit)
+        .offset(offset),
+    (row) => row,
+  );
+  return { ...page, data: (await viewsOf(db, page.data)).map(presentProjectRole) };
 }

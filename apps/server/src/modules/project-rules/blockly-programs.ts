@@ -16,10 +16,11 @@ import {
   type TCompileResult,
   type TListQuery,
 } from '@tessera/contracts';
+import { pageOf } from '../../db/paging.js';
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { projectBlocklyPrograms } from '../../db/schema.js';
-import { isUniqueViolation, offsetOf } from '../../db/sql-helpers.js';
+import { isUniqueViolation } from '../../db/sql-helpers.js';
 import { loadCompileContext } from './compile-context.js';
 import { compileWorkspace } from './compiler/compile.js';
 import { ownedProject, type TRulesProject } from './ownership.js';
@@ -42,15 +43,13 @@ export async function compileForProject(
 export async function listPrograms(db: Db, tenantId: number, projectId: number, query: TListQuery): Promise<TBlocklyProgramList> {
   await ownedProject(db, tenantId, projectId);
   const where = eq(projectBlocklyPrograms.projectId, projectId);
-  const [{ total }] = await db.select({ total: count() }).from(projectBlocklyPrograms).where(where);
-  const rows = await db
-    .select()
-    .from(projectBlocklyPrograms)
-    .where(where)
-    .orderBy(asc(projectBlocklyPrograms.id))
-    .limit(query.limit)
-    .offset(offsetOf(query.page, query.limit));
-  return { data: rows.map(presentProgramSummary), page: query.page, limit: query.limit, total_items: total };
+  return pageOf(
+    query,
+    db.select({ total: count() }).from(projectBlocklyPrograms).where(where),
+    (limit, offset) =>
+      db.select().from(projectBlocklyPrograms).where(where).orderBy(asc(projectBlocklyPrograms.id)).limit(limit).offset(offset),
+    presentProgramSummary,
+  );
 }
 
 /** GET blocklys/{ruleId}: the program as last saved. @throws AppError 404 (project or program). */

@@ -14,10 +14,11 @@ import {
   type TSimpleRuleList,
   type TSimpleRuleUpdate,
 } from '@tessera/contracts';
+import { pageOf } from '../../db/paging.js';
 import type { Db } from '../../db/client.js';
 import { badRequest, conflict, notFound } from '../../core/errors.js';
 import { projectSensors, projectSimpleRules } from '../../db/schema.js';
-import { isUniqueViolation, offsetOf } from '../../db/sql-helpers.js';
+import { isUniqueViolation } from '../../db/sql-helpers.js';
 import { ownedProject } from './ownership.js';
 import { presentSimpleRule, type TSimpleRuleRow } from './presenters.js';
 
@@ -27,15 +28,12 @@ const nameTaken = (name: string) => conflict(`a simple rule named "${name}" alre
 export async function listSimpleRules(db: Db, tenantId: number, projectId: number, query: TListQuery): Promise<TSimpleRuleList> {
   await ownedProject(db, tenantId, projectId);
   const where = eq(projectSimpleRules.projectId, projectId);
-  const [{ total }] = await db.select({ total: count() }).from(projectSimpleRules).where(where);
-  const rows = await db
-    .select()
-    .from(projectSimpleRules)
-    .where(where)
-    .orderBy(asc(projectSimpleRules.id))
-    .limit(query.limit)
-    .offset(offsetOf(query.page, query.limit));
-  return { data: rows.map(presentSimpleRule), page: query.page, limit: query.limit, total_items: total };
+  return pageOf(
+    query,
+    db.select({ total: count() }).from(projectSimpleRules).where(where),
+    (limit, offset) => db.select().from(projectSimpleRules).where(where).orderBy(asc(projectSimpleRules.id)).limit(limit).offset(offset),
+    presentSimpleRule,
+  );
 }
 
 /**

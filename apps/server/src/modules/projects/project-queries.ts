@@ -1,10 +1,11 @@
 /** Reading a tenant's projects with their product, hardware module and device count. */
 import { and, count, desc, eq, sql, type SQL } from 'drizzle-orm';
 import type { TListQuery, TPage, TProject } from '@tessera/contracts';
+import { pageOf } from '../../db/paging.js';
 import type { Db } from '../../db/client.js';
 import { notFound } from '../../core/errors.js';
 import { devices, products, projects, tangramProducts } from '../../db/schema.js';
-import { offsetOf, searchAny } from '../../db/sql-helpers.js';
+import { searchAny } from '../../db/sql-helpers.js';
 import { presentProject, type TProjectView } from './presenters.js';
 
 function selectViews(db: Db, where: SQL | undefined) {
@@ -24,16 +25,12 @@ function selectViews(db: Db, where: SQL | undefined) {
 /** A page of the tenant's projects, newest first; `q` matches the project's or its product's name. */
 export async function listProjects(db: Db, tenantId: number, query: TListQuery): Promise<TPage<TProject>> {
   const where = and(eq(projects.tenantId, tenantId), searchAny(query.q, [projects.name, products.name]));
-  const [{ total }] = await db
-    .select({ total: count() })
-    .from(projects)
-    .innerJoin(products, eq(products.id, projects.productId))
-    .where(where);
-  const rows = await selectViews(db, where)
-    .orderBy(desc(projects.createdAt), desc(projects.id))
-    .limit(query.limit)
-    .offset(offsetOf(query.page, query.limit));
-  return { data: rows.map(presentProject), page: query.page, limit: query.limit, total_items: total };
+  return pageOf(
+    query,
+    db.select({ total: count() }).from(projects).innerJoin(products, eq(products.id, projects.productId)).where(where),
+    (limit, offset) => selectViews(db, where).orderBy(desc(projects.createdAt), desc(projects.id)).limit(limit).offset(offset),
+    presentProject,
+  );
 }
 
 /** How many projects the tenant has. */

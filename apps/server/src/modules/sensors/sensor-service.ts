@@ -16,7 +16,8 @@ import {
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../core/errors.js';
 import { projectSensors } from '../../db/schema.js';
-import { offsetOf, searchAny } from '../../db/sql-helpers.js';
+import { pageOf } from '../../db/paging.js';
+import { searchAny } from '../../db/sql-helpers.js';
 import { ownedProject } from './ownership.js';
 import { presentSensor, type TSensorRow } from './presenters.js';
 import { applyTelemetryLimit } from './telemetry-limit.js';
@@ -27,20 +28,15 @@ const byId = asc(projectSensors.id);
 export async function listSensors(db: Db, tenantId: number, projectId: number, query: TListQuery): Promise<TSensorList> {
   await ownedProject(db, tenantId, projectId);
   const where = and(eq(projectSensors.projectId, projectId), searchAny(query.q, [projectSensors.key, projectSensors.name]));
-  const [{ total }] = await db.select({ total: count() }).from(projectSensors).where(where);
-  const rows = await db
-    .select()
-    .from(projectSensors)
-    .where(where)
-    .orderBy(byId)
-    .limit(query.limit)
-    .offset(offsetOf(query.page, query.limit));
+  const page = await pageOf(
+    query,
+    db.select({ total: count() }).from(projectSensors).where(where),
+    (limit, offset) => db.select().from(projectSensors).where(where).orderBy(byId).limit(limit).offset(offset),
+    presentSensor,
+  );
   const all = await db.select().from(projectSensors).where(eq(projectSensors.projectId, projectId));
   return {
-    data: rows.map(presentSensor),
-    page: query.page,
-    limit: query.limit,
-    total_items: total,
+    ...page,
     telemetry_limit: TELEMETRY_VALUE_SLOTS,
     telemetry_used: telemetrySlotsUsed(all.map(presentSensor)),
   };
