@@ -16,12 +16,8 @@
  */
 import pg from 'pg';
 import pino from 'pino';
-import { loadConfig } from '../../apps/server/src/core/config.js';
-import { startServer } from '../../apps/server/src/app/server.js';
-import { buildDeviceProject } from '../../apps/server/test/device-factory.js';
-import { startDeviceLoad } from '../../apps/server/test/device-load.js';
-import { openScratchPostgres } from '../../apps/server/test/helpers.js';
-import { startPgProxy, type TPgProxy } from '../../apps/server/test/pg-proxy.js';
+import { loadConfig, startServer } from '@tessera/server';
+import { buildDeviceProject, startDeviceLoad, openScratchPostgres, startPgProxy, type TPgProxy } from '@tessera/server/testing';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 20);

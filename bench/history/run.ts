@@ -9,12 +9,8 @@
  */
 import { DAY_MS, DEFAULT_FEATURES, paths, type TTimeseriesResponse } from '@tessera/contracts';
 import pino from 'pino';
-import { loadConfig } from '../../apps/server/src/core/config.js';
-import { startServer } from '../../apps/server/src/app/server.js';
-import { openScratchPostgres } from '../../apps/server/test/helpers.js';
-import { accounts } from '../../apps/server/src/db/schema.js';
-import { buildDeviceProject } from '../../apps/server/test/device-factory.js';
-import { type TTelemetryRowIn, writeIngestBatch } from '../../apps/server/src/modules/telemetry/write.js';
+import { loadConfig, startServer, accounts, type TTelemetryRowIn, writeIngestBatch } from '@tessera/server';
+import { openScratchPostgres, buildDeviceProject } from '@tessera/server/testing';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);

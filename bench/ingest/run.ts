@@ -11,10 +11,8 @@ import { DEVICE_RATE_POINTS_PER_S, topics } from '@tessera/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import pino from 'pino';
 import { from as copyFrom } from 'pg-copy-streams';
-import { loadConfig } from '../../apps/server/src/core/config.js';
-import { startServer } from '../../apps/server/src/app/server.js';
-import { openScratchPostgres } from '../../apps/server/test/helpers.js';
-import { buildDeviceProject } from '../../apps/server/test/device-factory.js';
+import { loadConfig, startServer } from '@tessera/server';
+import { openScratchPostgres, buildDeviceProject } from '@tessera/server/testing';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100);

@@ -4,10 +4,8 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx bench/ingest/write-only.ts
  *   env: BENCH_BATCHES (40), BENCH_BATCH (5000), BENCH_WRITERS (2)
  */
-import { openScratchPostgres } from '../../apps/server/test/helpers.js';
-import { runMigrations } from '../../apps/server/src/db/migrate.js';
-import { buildDeviceProject } from '../../apps/server/test/device-factory.js';
-import { type TTelemetryRowIn, writeIngestBatch } from '../../apps/server/src/modules/telemetry/write.js';
+import { runMigrations, type TTelemetryRowIn, writeIngestBatch } from '@tessera/server';
+import { openScratchPostgres, buildDeviceProject } from '@tessera/server/testing';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 40);

@@ -4,9 +4,7 @@
  * inputs, in the same run, on one core. The value changes every iteration so nothing folds to a constant.
  */
 import { ZRuleProgram } from '@tessera/contracts';
-import { compileRuleProgram } from '../../apps/server/src/modules/project-rules/engine/compile-program.js';
-import { emptyDeviceValues, fillFrame } from '../../apps/server/src/modules/project-rules/engine/device-values.js';
-import { createFrame } from '../../apps/server/src/modules/project-rules/engine/frame.js';
+import { compileRuleProgram, emptyDeviceValues, fillFrame, createFrame } from '@tessera/server';
 
 const ITERATIONS = Number(process.env.BENCH_EVALUATIONS ?? 50_000_000);
 const ROUNDS = 5;

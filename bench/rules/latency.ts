@@ -9,10 +9,8 @@ import { rulePaths, topics } from '@tessera/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import pino from 'pino';
-import { loadConfig } from '../../apps/server/src/core/config.js';
-import { startServer } from '../../apps/server/src/app/server.js';
-import { buildDeviceProject } from '../../apps/server/test/device-factory.js';
-import { openScratchPostgres } from '../../apps/server/test/helpers.js';
+import { loadConfig, startServer } from '@tessera/server';
+import { buildDeviceProject, openScratchPostgres } from '@tessera/server/testing';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 50);

@@ -6,8 +6,8 @@
 import { desc, eq } from 'drizzle-orm';
 import { paths } from '@tessera/contracts';
 import type { Page } from 'playwright-core';
-import { outboxEmails } from '../../apps/server/src/db/schema.js';
-import type { TTestServer } from '../../apps/server/test/helpers.js';
+import { outboxEmails } from '@tessera/server';
+import type { TTestServer } from '@tessera/server/testing';
 import { eventually } from './console.js';
 
 /** True for the browser's POST to the login endpoint. */

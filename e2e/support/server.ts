@@ -4,8 +4,8 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { startTestServer, type TTestServer } from '../../apps/server/test/helpers.js';
-import type { TConfig } from '../../apps/server/src/core/config.js';
+import type { TConfig } from '@tessera/server';
+import { startTestServer, type TTestServer } from '@tessera/server/testing';
 
 /** The built console; `npm run test:e2e` builds it first. */
 export const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));

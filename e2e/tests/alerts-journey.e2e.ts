@@ -11,14 +11,26 @@ import { startSimulator, type TSimulator } from '@tessera/device-sim';
 import { and, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accounts, alerts, outboxEmails, projectSimpleRules } from '../../apps/server/src/db/schema.js';
-import { linkAccount, lineUserId, setupChannel, type TTestChannel } from '../../apps/server/src/modules/line/line.fixtures.js';
-import { startSmtpSink, type TSmtpSink } from '../../apps/server/src/modules/mail/smtp-sink.fixture.js';
-import { putNotificationEmails } from '../../apps/server/src/modules/project-settings/notification-emails.js';
-import { authorise, buildDeviceProject, type TBuiltProject } from '../../apps/server/test/device-factory.js';
-import { buildUser, buildVendor, TEST_PASSWORD, uniqueEmail, type TBuiltAccount } from '../../apps/server/test/factories.js';
-import { startFakeLine, type TFakeLine } from '../../apps/server/test/fake-line.js';
-import type { TTestServer } from '../../apps/server/test/helpers.js';
+import { accounts, alerts, outboxEmails, projectSimpleRules, putNotificationEmails } from '@tessera/server';
+import {
+  linkAccount,
+  lineUserId,
+  setupChannel,
+  type TTestChannel,
+  startSmtpSink,
+  type TSmtpSink,
+  authorise,
+  buildDeviceProject,
+  type TBuiltProject,
+  buildUser,
+  buildVendor,
+  TEST_PASSWORD,
+  uniqueEmail,
+  type TBuiltAccount,
+  startFakeLine,
+  type TFakeLine,
+} from '@tessera/server/testing';
+import type { TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
 import { eventually, login, pickOption } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';

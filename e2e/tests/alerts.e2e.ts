@@ -10,13 +10,19 @@ import { ALERT_RANGE_MAX_DAYS, alertPaths, DAY_MS, paths, type TTokenResponse } 
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alerts } from '../../apps/server/src/db/schema.js';
-import { insertAlert, parseCsv, type TAlertFixture } from '../../apps/server/src/modules/alerts/alerts.fixtures.js';
+import { alerts, publishAlertChange } from '@tessera/server';
+import {
+  insertAlert,
+  parseCsv,
+  type TAlertFixture,
+  buildDeviceProject,
+  type TBuiltProject,
+  buildVendor,
+  TEST_PASSWORD,
+  type TBuiltAccount,
+} from '@tessera/server/testing';
+import type { TTestServer } from '@tessera/server/testing';
 import { PROBE_MS } from '../../apps/web/src/features/alerts/model/alertSound.js';
-import { publishAlertChange } from '../../apps/server/src/modules/alerts/publish.js';
-import { buildDeviceProject, type TBuiltProject } from '../../apps/server/test/device-factory.js';
-import { buildVendor, TEST_PASSWORD, type TBuiltAccount } from '../../apps/server/test/factories.js';
-import type { TTestServer } from '../../apps/server/test/helpers.js';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
 import { pickOption } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';

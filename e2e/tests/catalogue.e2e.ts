@@ -14,8 +14,8 @@ import productsEn from '../../apps/web/src/features/products/locales/en.json' wi
 import productsZh from '../../apps/web/src/features/products/locales/zh-TW.json' with { type: 'json' };
 import projectsEn from '../../apps/web/src/features/projects/locales/en.json' with { type: 'json' };
 import projectsZh from '../../apps/web/src/features/projects/locales/zh-TW.json' with { type: 'json' };
-import { buildVendor, TEST_PASSWORD } from '../../apps/server/test/factories.js';
-import type { TTestServer } from '../../apps/server/test/helpers.js';
+import { buildVendor, TEST_PASSWORD } from '@tessera/server/testing';
+import type { TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
 import { login, pickOption } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';

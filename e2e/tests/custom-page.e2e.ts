@@ -7,10 +7,17 @@
 import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makePng } from '../../apps/server/src/modules/images/png.fixture.js';
-import { authorise, buildDeviceProject, type TBuiltProject } from '../../apps/server/test/device-factory.js';
-import { buildUser, buildVendor, TEST_PASSWORD, type TBuiltAccount } from '../../apps/server/test/factories.js';
-import type { TTestServer } from '../../apps/server/test/helpers.js';
+import {
+  makePng,
+  authorise,
+  buildDeviceProject,
+  type TBuiltProject,
+  buildUser,
+  buildVendor,
+  TEST_PASSWORD,
+  type TBuiltAccount,
+} from '@tessera/server/testing';
+import type { TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
 import { eventually, login, publishAsDevice } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';

@@ -9,10 +9,17 @@ import { count, eq } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { authorise, buildDeviceProject, type TBuiltDevice } from '../../apps/server/test/device-factory.js';
-import { buildUser, buildVendor, TEST_PASSWORD, type TBuiltAccount } from '../../apps/server/test/factories.js';
-import type { TTestServer } from '../../apps/server/test/helpers.js';
-import { telemetry } from '../../apps/server/src/db/schema.js';
+import { telemetry } from '@tessera/server';
+import {
+  authorise,
+  buildDeviceProject,
+  type TBuiltDevice,
+  buildUser,
+  buildVendor,
+  TEST_PASSWORD,
+  type TBuiltAccount,
+} from '@tessera/server/testing';
+import type { TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
 import { login, publishAsDevice } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';

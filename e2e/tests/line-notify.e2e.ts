@@ -10,10 +10,19 @@ import { randomBytes } from 'node:crypto';
 import { LINE_ACCOUNT_LINK_URL, LINE_GROUP_MEMBERS_MAX } from '@tessera/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createProjectVia } from '../../apps/server/src/modules/projects/catalogue.fixtures.js';
-import { buildUser, buildVendor, TEST_PASSWORD, type TBuiltAccount } from '../../apps/server/test/factories.js';
-import { lineEvents, signLine, startFakeLine, webhookBody, type TFakeLine } from '../../apps/server/test/fake-line.js';
-import type { TTestServer } from '../../apps/server/test/helpers.js';
+import {
+  createProjectVia,
+  buildUser,
+  buildVendor,
+  TEST_PASSWORD,
+  type TBuiltAccount,
+  lineEvents,
+  signLine,
+  startFakeLine,
+  webhookBody,
+  type TFakeLine,
+} from '@tessera/server/testing';
+import type { TTestServer } from '@tessera/server/testing';
 import { submitLogin } from '../support/auth.js';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
 import { login } from '../support/console.js';

@@ -7,8 +7,8 @@
 import { networkInterfaces } from 'node:os';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_DEVICES, DEMO_PASSWORD, DEMO_VENDOR_EMAIL } from '../../apps/server/src/modules/demo/demo-data.js';
-import type { TTestServer } from '../../apps/server/test/helpers.js';
+import { DEMO_DEVICES, DEMO_PASSWORD, DEMO_VENDOR_EMAIL } from '@tessera/server';
+import type { TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
 import { login } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';

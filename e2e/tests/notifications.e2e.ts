@@ -7,10 +7,17 @@
 import { notificationPaths, type TDeviceSubscription, type TSubscription } from '@tessera/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { lineAccountLinks } from '../../apps/server/src/db/schema.js';
-import { authorise, buildDeviceProject, type TBuiltProject } from '../../apps/server/test/device-factory.js';
-import { buildUser, buildVendor, TEST_PASSWORD, type TBuiltAccount } from '../../apps/server/test/factories.js';
-import type { TTestServer } from '../../apps/server/test/helpers.js';
+import { lineAccountLinks } from '@tessera/server';
+import {
+  authorise,
+  buildDeviceProject,
+  type TBuiltProject,
+  buildUser,
+  buildVendor,
+  TEST_PASSWORD,
+  type TBuiltAccount,
+} from '@tessera/server/testing';
+import type { TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
 import { login } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';

@@ -11,10 +11,8 @@ import { MAX_IMAGE_BYTES, paths, type TProduct, type TProductFunctionsView } fro
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import productsZh from '../../apps/web/src/features/products/locales/zh-TW.json' with { type: 'json' };
-import { makePng } from '../../apps/server/src/modules/images/png.fixture.js';
-import { moduleId } from '../../apps/server/src/modules/projects/catalogue.fixtures.js';
-import { buildVendor, TEST_PASSWORD, type TBuiltAccount } from '../../apps/server/test/factories.js';
-import type { TTestServer } from '../../apps/server/test/helpers.js';
+import { makePng, moduleId, buildVendor, TEST_PASSWORD, type TBuiltAccount } from '@tessera/server/testing';
+import type { TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage } from '../support/browser.js';
 import { login, pickOption } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';

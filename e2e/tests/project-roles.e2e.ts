@@ -7,10 +7,9 @@
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectRoles } from '../../apps/server/src/db/schema.js';
-import { createProjectVia, registerVia } from '../../apps/server/src/modules/projects/catalogue.fixtures.js';
-import { buildUser, buildVendor, TEST_PASSWORD, type TBuiltAccount } from '../../apps/server/test/factories.js';
-import type { TTestServer } from '../../apps/server/test/helpers.js';
+import { projectRoles } from '@tessera/server';
+import { createProjectVia, registerVia, buildUser, buildVendor, TEST_PASSWORD, type TBuiltAccount } from '@tessera/server/testing';
+import type { TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
 import { login } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';

@@ -6,11 +6,17 @@
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectSensors } from '../../apps/server/src/db/schema.js';
-import { freePort, startSmtpSink, type TSmtpSink } from '../../apps/server/src/modules/mail/smtp-sink.fixture.js';
-import { createProjectVia, registerVia } from '../../apps/server/src/modules/projects/catalogue.fixtures.js';
-import { buildVendor, TEST_PASSWORD } from '../../apps/server/test/factories.js';
-import type { TTestServer } from '../../apps/server/test/helpers.js';
+import { projectSensors } from '@tessera/server';
+import {
+  freePort,
+  startSmtpSink,
+  type TSmtpSink,
+  createProjectVia,
+  registerVia,
+  buildVendor,
+  TEST_PASSWORD,
+} from '@tessera/server/testing';
+import type { TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
 import { login } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';

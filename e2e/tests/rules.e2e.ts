@@ -8,10 +8,9 @@ import { RULE_BLOCK, rulePaths, type TBlocklyProgram, type TProject } from '@tes
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { projectBlocklyPrograms, projectBlocklySettings, projectSimpleRules } from '../../apps/server/src/db/schema.js';
-import { buildDeviceProject } from '../../apps/server/test/device-factory.js';
-import { buildVendor, TEST_PASSWORD, type TBuiltAccount } from '../../apps/server/test/factories.js';
-import type { TTestServer } from '../../apps/server/test/helpers.js';
+import { projectBlocklyPrograms, projectBlocklySettings, projectSimpleRules } from '@tessera/server';
+import { buildDeviceProject, buildVendor, TEST_PASSWORD, type TBuiltAccount } from '@tessera/server/testing';
+import type { TTestServer } from '@tessera/server/testing';
 // The web module declares `window.tesseraRuleEditor`, the open editor's workspace the page functions below use.
 import type {} from '../../apps/web/src/features/rules/blockly/workspace.js';
 import { launchBrowser, newPage, snap } from '../support/browser.js';

@@ -5,8 +5,8 @@
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildVendor, TEST_PASSWORD } from '../../apps/server/test/factories.js';
-import type { TTestServer } from '../../apps/server/test/helpers.js';
+import { buildVendor, TEST_PASSWORD } from '@tessera/server/testing';
+import type { TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
 import { login, pickOption, publishAsDevice } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
