@@ -10,10 +10,8 @@ import { runMigrations } from '../db/migrate.js';
 import { startDemo } from '../modules/demo/seed.js';
 import { ensureCatalogue } from '../modules/products/ensure-catalogue.js';
 import { createMessaging, type TMessaging } from '../modules/ingest/messaging.js';
-import { createMailService } from '../modules/mail/mailer.js';
-import { loadVapid } from '../modules/web-push/vapid.js';
-import { startWebPushWorker } from '../modules/web-push/worker.js';
-import { secretBoxFor } from '../core/secret-box.js';
+import { createMailer } from '../modules/mail/mailer.js';
+import { createOutboxStage } from './outbox.js';
 import { publishAlertChange } from '../modules/alerts/publish.js';
 import { createRuleNotifier } from '../modules/notifications/dispatch.js';
 import type { TRuleNotifier } from '../modules/notifications/types.js';
@@ -81,8 +79,7 @@ export async function startServer(
   let app: TApp | undefined;
   let appClosing: Promise<void> | undefined;
   let stopDemo: (() => Promise<void>) | undefined;
-  let stopMail: (() => Promise<void>) | undefined;
-  let stopWebPush: (() => Promise<void>) | undefined;
+  let stopOutbox: (() => Promise<void>) | undefined;
   const steps: TShutdownStep[] = [
     {
       name: 'stop accepting',
@@ -95,8 +92,7 @@ export async function startServer(
     { name: 'demo', run: async () => stopDemo?.() },
     { name: 'ingest drain', run: async () => messaging?.drain() },
     { name: 'broker', run: async () => messaging?.close() },
-    { name: 'mail', run: async () => stopMail?.() },
-    { name: 'web push', run: async () => stopWebPush?.() },
+    { name: 'outbox', run: async () => stopOutbox?.() },
     {
       name: 'http',
       run: async (deadlineAt) => {
@@ -116,10 +112,11 @@ export async function startServer(
     await ensureCatalogue(database.db);
     const db = database.db;
     const tokens = await TokenService.create(db, config.jwtSecret);
-    const mail = createMailService({ db, log, config });
+    const outbox = createOutboxStage({ db, log, config });
+    const mailer = createMailer({ db, log, config, outbox });
     const ruleChanges = new RuleChangeHub();
-    messaging = await createMessaging({ config, database, db, tokens, log, mailer: mail.mailer, ruleChanges });
-    const ctx: TAppContext = { config, database, db, tokens, log, mailer: mail.mailer, bus: messaging.bus, ruleChanges };
+    messaging = await createMessaging({ config, database, db, tokens, log, mailer, ruleChanges, outbox });
+    const ctx: TAppContext = { config, database, db, tokens, log, mailer, bus: messaging.bus, ruleChanges, outbox };
     const rules = new RuleEngine(ctx, ruleChanges, {
       notifier: (opts.ruleNotifier ?? ((n) => n))(createRuleNotifier(ctx)),
       publishAlert: (alertId) => publishAlertChange(ctx, alertId),
@@ -133,10 +130,8 @@ export async function startServer(
     await listenOr(() => built.listen({ port: config.port, host: config.host }), 'PORT', config.port);
     const bound = messaging;
     await listenOr(() => bound.listen(built.server), 'MQTT_PORT', config.mqttPort);
-    mail.start();
-    stopMail = () => mail.stop();
-    const webPush = startWebPushWorker({ db, log, vapid: await loadVapid(db, await secretBoxFor(db, config.secretsKey), config) });
-    stopWebPush = () => webPush.stop();
+    await outbox.start();
+    stopOutbox = () => outbox.stop();
 
     const httpPort = (built.server.address() as AddressInfo).port;
     const mqttPort = messaging.mqttPort();

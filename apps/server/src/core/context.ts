@@ -68,6 +68,17 @@ export interface TRuleChanges {
   projectChanged(projectId: number): void;
 }
 
+/** The outbox channels: each a worker sending the pending rows of its table (modules/outbox). */
+export type TOutboxChannel = 'mail' | 'line' | 'web-push';
+
+/**
+ * The outbox seam (app/outbox.ts starts one worker per channel): a module that queued rows — after the transaction
+ * that wrote them committed — tells the channel's worker to run a pass now instead of at its next poll.
+ */
+export interface TOutbox {
+  nudge(channel: TOutboxChannel): void;
+}
+
 /** The shared dependencies of routes and services. */
 export interface TAppContext {
   config: TConfig;
@@ -78,4 +89,5 @@ export interface TAppContext {
   mailer: TMailer;
   bus: TMessageBus;
   ruleChanges: TRuleChanges;
+  outbox: TOutbox;
 }

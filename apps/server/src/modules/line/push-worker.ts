@@ -7,11 +7,10 @@
  */
 import { and, eq, inArray } from 'drizzle-orm';
 import { LINE_MESSAGES } from '@tessera/contracts';
-import { claimDue, failedAttempt, startOutboxLoop, type TOutboxWorker } from '../../core/outbox-loop.js';
+import { claimDue, failedAttempt, startOutboxLoop, type TOutboxWorker } from '../outbox/outbox-loop.js';
 import { lineOutbox } from '../../db/schema.js';
 import { isMonthlyLimit, LineApiError } from './client.js';
 import { loadChannel, type TLineChannel } from './official-account.js';
-import { onLineQueued } from './queue.js';
 import type { TLineRuntime } from './runtime.js';
 
 interface TClaimedPush {
@@ -91,19 +90,14 @@ export async function deliverNow(rt: TLineRuntime, ids: number[]): Promise<void>
   for (const row of rows) await sendOne(rt, channels, row);
 }
 
-/** Starts the worker; it runs a pass at once whenever pushes are queued in this process. */
+/** Starts the worker (app/outbox.ts); a nudge runs a pass at once. */
 export function startLinePushWorker(rt: TLineRuntime): TOutboxWorker {
-  let unregister = () => {};
-  const worker = startOutboxLoop({
+  return startOutboxLoop({
     log: rt.log,
     name: 'line',
     async pass() {
       const channels: TChannels = new Map();
       for (const row of await claimDue<TClaimedPush>(rt.db, 'line_outbox', COLUMNS)) await sendOne(rt, channels, row);
     },
-    onStop: () => unregister(),
   });
-  const unregisterNudge = onLineQueued(worker.nudge);
-  unregister = () => void unregisterNudge();
-  return worker;
 }

@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import { and, eq } from 'drizzle-orm';
 import { LINE_TEXT_MAX, type TLanguage } from '@tessera/contracts';
-import { OUTBOX } from '../../core/outbox-loop.js';
+import { OUTBOX } from '../outbox/outbox-loop.js';
 import type { Db } from '../../db/client.js';
 import {
   accounts,
@@ -34,16 +34,9 @@ export interface TLinePush {
   accountId: number | null;
 }
 
-const nudges = new Set<() => void>();
-
-/** Registers a worker's "run a pass now"; answers the function that unregisters it. */
-export function onLineQueued(nudge: () => void): () => void {
-  nudges.add(nudge);
-  return () => nudges.delete(nudge);
-}
-
 /**
- * Inserts `pushes` as pending rows (each with its own retry key) and nudges the workers; answers their ids.
+ * Inserts `pushes` as pending rows (each with its own retry key); answers their ids. The caller nudges the outbox's
+ * LINE worker once its transaction committed (`ctx.outbox.nudge('line')`).
  * `leased`: the caller sends them itself at once (push-worker.ts `deliverNow`), so the workers leave them alone for
  * one lease and take over only if that send never finishes.
  */
@@ -62,7 +55,6 @@ export async function enqueueLinePushes(db: Db, pushes: TLinePush[], opts: { lea
       })),
     )
     .returning({ id: lineOutbox.id });
-  if (!opts.leased) for (const nudge of nudges) nudge();
   return rows.map((r) => r.id);
 }
 

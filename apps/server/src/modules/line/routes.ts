@@ -2,7 +2,7 @@
  * LINE routes (prefix `/notification/v1`, spec §7 "Line official account, user, message-flow, account-link"):
  * official account, chats, linked users and message-flow groups are vendor only; account-link is any logged-in
  * account's own; the webhook is public and answers only bodies signed with the tenant's channel secret. The push
- * worker starts and stops with the server (onReady/onClose of this plugin).
+ * worker is the outbox stage's (app/outbox.ts).
  */
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -22,7 +22,6 @@ import {
 } from '@tessera/contracts';
 import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
-import type { TOutboxWorker } from '../../core/outbox-loop.js';
 import { principalOf, requireAuth, requireVendor } from '../../core/principal.js';
 import { accountLinkStatus, listLinkedUsers, startAccountLink, unlinkAccount } from './account-link.js';
 import { listChats } from './chats.js';
@@ -30,7 +29,6 @@ import { testGroupPush } from './group-test.js';
 import { createGroup, deleteGroup, updateGroup } from './groups.js';
 import { getGroup, listGroups } from './groups-read.js';
 import { deleteOfficialAccount, getOfficialAccount, putOfficialAccount } from './official-account.js';
-import { startLinePushWorker } from './push-worker.js';
 import { createLineRuntime, type TLineRuntime } from './runtime.js';
 import { receiveLineWebhook } from './webhook.js';
 
@@ -45,13 +43,6 @@ export async function lineRoutes(app: TApp, ctx: TAppContext): Promise<void> {
   const rt = await createLineRuntime(ctx);
   const { db, box } = rt;
   const base = (req: FastifyRequest) => rt.publicUrl ?? origin(req);
-  let worker: TOutboxWorker | null = null;
-  app.addHook('onReady', async () => {
-    worker = startLinePushWorker(rt);
-  });
-  app.addHook('onClose', async () => {
-    await worker?.stop();
-  });
 
   await app.register(async (scope) => webhookRoute(scope as TApp, rt));
 

@@ -6,11 +6,11 @@
 import { eq } from 'drizzle-orm';
 import nodemailer from 'nodemailer';
 import type { Logger } from 'pino';
-import { claimDue, failedAttempt, startOutboxLoop, type TOutboxWorker } from '../../core/outbox-loop.js';
+import { claimDue, failedAttempt, startOutboxLoop, type TOutboxWorker } from '../outbox/outbox-loop.js';
 import type { Db } from '../../db/client.js';
 import { outboxEmails } from '../../db/schema.js';
 
-export { backoffMs, OUTBOX, type TOutboxWorker } from '../../core/outbox-loop.js';
+export { backoffMs, OUTBOX, type TOutboxWorker } from '../outbox/outbox-loop.js';
 
 interface TClaimedMail {
   id: number;

@@ -63,6 +63,8 @@ export function createRuleNotifier(ctx: TAppContext): TRuleNotifier {
         }
         webPushes = await queueWebPush(tx, browsers, n.alertId, (language) => renderAlertPush(language, { ...data, alertId: n.alertId }));
       });
+      if (linePushes > 0) ctx.outbox.nudge('line');
+      if (webPushes > 0) ctx.outbox.nudge('web-push');
       log.debug({ alertId: n.alertId, deviceId: n.deviceId, mails: mails.size, linePushes, webPushes }, 'rule notification queued');
     },
   };

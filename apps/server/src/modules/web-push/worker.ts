@@ -11,7 +11,7 @@ import { eq, inArray } from 'drizzle-orm';
 import { WEB_PUSH_TTL_S } from '@tessera/contracts';
 import type { Logger } from 'pino';
 import webpush from 'web-push';
-import { claimDue, failedAttempt, startOutboxLoop, type TOutboxWorker } from '../../core/outbox-loop.js';
+import { claimDue, failedAttempt, startOutboxLoop, type TOutboxWorker } from '../outbox/outbox-loop.js';
 import type { Db } from '../../db/client.js';
 import { webPushOutbox, webPushSubscriptions } from '../../db/schema.js';
 import type { TVapid } from './vapid.js';

@@ -6,7 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
-import { rowsOf, type Db } from '../db/client.js';
+import { rowsOf, type Db } from '../../db/client.js';
 
 /** Tuning of every outbox; every time is in milliseconds. */
 export const OUTBOX = {
