@@ -11,7 +11,7 @@ export { DEMO_DEVICES, DEMO_PASSWORD, DEMO_USER_EMAIL, DEMO_VENDOR_EMAIL } from 
 export { publishAlertChange } from './modules/alerts/publish.js';
 export { renderAlertPush } from './modules/notifications/templates.js';
 export { putNotificationEmails } from './modules/project-settings/notification-emails.js';
-export { compileRuleProgram } from './modules/project-rules/engine/compile-program.js';
-export { emptyDeviceValues, fillFrame } from './modules/project-rules/engine/device-values.js';
-export { createFrame } from './modules/project-rules/engine/frame.js';
+export { compileRuleProgram } from './modules/evaluation/compile-program.js';
+export { emptyDeviceValues, fillFrame } from './modules/evaluation/device-values.js';
+export { createFrame } from './modules/evaluation/frame.js';
 export { writeIngestBatch, type TIngestBatch, type TTelemetryRowIn } from './modules/telemetry/write.js';

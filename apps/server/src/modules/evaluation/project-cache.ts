@@ -4,7 +4,7 @@
  * work on ingest's side ({@link ProjectRuleCache.peek}).
  */
 import type { Logger } from 'pino';
-import type { Db } from '../../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { loadProjectRules, type TProjectRules } from './rule-set.js';
 
 /** How long a project's compiled rules are reused before being read again, in ms (other replicas' edits show by then). */

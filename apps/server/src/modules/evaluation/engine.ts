@@ -6,10 +6,10 @@
  * RULE_ENGINE_CONCURRENCY devices at once, one evaluation per device at a time.
  */
 import type { Logger } from 'pino';
-import type { TAppContext } from '../../../core/context.js';
-import type { TRuleNotifier } from '../../notifications/types.js';
-import type { TIngestDevice } from '../../ingest/directory.js';
-import type { TCommittedRows } from '../../ingest/pipeline.js';
+import type { TAppContext } from '../../core/context.js';
+import type { TRuleNotifier } from '../notifications/types.js';
+import type { TIngestDevice } from '../ingest/directory.js';
+import type { TCommittedRows } from '../ingest/pipeline.js';
 import { RuleCommands } from './commands.js';
 import {
   applyPending,
@@ -23,7 +23,7 @@ import {
 } from './device-state.js';
 import { valueOrNaN } from './device-values.js';
 import { emptyCounters, evaluateDevice, type TRuleEngineCounters } from './evaluate-device.js';
-import { AlertPublisher } from './live-alerts.js';
+import { AlertPublisher } from '../alerts/live-publisher.js';
 import type { TEngineDeps } from './outcome.js';
 import { ProjectRuleCache } from './project-cache.js';
 import type { RuleChangeHub } from './rule-changes.js';

@@ -6,8 +6,8 @@
  * ingest but change nothing here (docs/rules.md "Out-of-order points").
  */
 import { eq } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
-import { devices, telemetryLatest } from '../../../db/schema.js';
+import type { Db } from '../../db/client.js';
+import { devices, telemetryLatest } from '../../db/schema.js';
 import { emptyDeviceValues, valueOrNaN, type TDeviceValues, type TLatestPoint } from './device-values.js';
 import type { TProjectRules, TRuleUnit } from './rule-set.js';
 import { heldRowIndex, loadRuleStates, stateId } from './rule-state-store.js';

@@ -4,7 +4,7 @@
  * alert sends one notification per firing — to the channels its `notify` actions name, with the alert's message;
  * a rule without an alert sends one per `notify` action. An app rule notifies its owner only.
  */
-import type { TRuleNotification } from '../../notifications/types.js';
+import type { TRuleNotification } from '../notifications/types.js';
 import type { TCompiledRule } from './compile-program.js';
 import type { TEvalFrame } from './frame.js';
 import type { TEngineDeps, TEvaluation } from './types.js';

@@ -1,9 +1,9 @@
 import { ALERT_FLAP_OPENS, ALERT_FLAP_WINDOW_S, rulePaths } from '@tessera/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildVendor, type TBuiltAccount } from '../../../../test/factories.js';
-import { buildDeviceProject, type TBuiltProject } from '../../../../test/device-factory.js';
-import { openTestDatabase, TEST_DB_KIND } from '../../../../test/helpers.js';
-import type { Database } from '../../../db/client.js';
+import { buildVendor, type TBuiltAccount } from '../../../test/factories.js';
+import { buildDeviceProject, type TBuiltProject } from '../../../test/device-factory.js';
+import { openTestDatabase, TEST_DB_KIND } from '../../../test/helpers.js';
+import type { Database } from '../../db/client.js';
 import { cmp, num, tel } from './engine.fixtures.js';
 import {
   alertsOf,

@@ -7,12 +7,12 @@ import { paths, topics, type TProject, type TRuleProgram, type TRuleTypeUpdate }
 import type { InjectOptions } from 'fastify';
 import type { MqttClient } from 'mqtt';
 import pino from 'pino';
-import { startServer } from '../../../app/server.js';
-import type { Database } from '../../../db/client.js';
-import { alerts, projectBlocklyPrograms } from '../../../db/schema.js';
-import { openTestDatabase, testConfig, type TTestServer } from '../../../../test/helpers.js';
-import { connectMqtt } from '../../ingest/ingest-test-kit.js';
-import type { TRuleNotification, TRuleNotifier } from '../../notifications/types.js';
+import { startServer } from '../../app/server.js';
+import type { Database } from '../../db/client.js';
+import { alerts, projectBlocklyPrograms } from '../../db/schema.js';
+import { openTestDatabase, testConfig, type TTestServer } from '../../../test/helpers.js';
+import { connectMqtt } from '../ingest/ingest-test-kit.js';
+import type { TRuleNotification, TRuleNotifier } from '../notifications/types.js';
 
 /** A test server with a movable rule clock and the notifications its engine handed over. */
 export interface TRuleTestServer extends TTestServer {

@@ -6,11 +6,11 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Logger } from 'pino';
-import type { TMessageBus } from '../../../core/context.js';
-import type { Db } from '../../../db/client.js';
-import { deviceCommands } from '../../../db/schema.js';
-import { exchangeCommand, type TCommand } from '../../device-control/command-channel.js';
-import type { TIngestDevice } from '../../ingest/directory.js';
+import type { TMessageBus } from '../../core/context.js';
+import type { Db } from '../../db/client.js';
+import { deviceCommands } from '../../db/schema.js';
+import { exchangeCommand, type TCommand } from '../device-control/command-channel.js';
+import type { TIngestDevice } from '../ingest/directory.js';
 
 /** The sender shown in the command log for a rule's command. */
 export function ruleSender(ruleName: string): string {

@@ -4,7 +4,7 @@
  * process's engine drops its cached copy at once. Other replicas see the change when their copy expires
  * (RULE_CACHE_TTL_MS in project-cache.ts).
  */
-import type { TRuleChanges } from '../../../core/context.js';
+import type { TRuleChanges } from '../../core/context.js';
 
 /** The {@link TRuleChanges} of one server process: a fan-out to subscribed listeners. */
 export class RuleChangeHub implements TRuleChanges {

@@ -4,9 +4,9 @@
  * avg/min/max of no point are unknown (NaN).
  */
 import { and, count, eq, gt, lte, max, min, sql } from 'drizzle-orm';
-import type { Db } from '../../../db/client.js';
-import { exactSum } from '../../../db/exact-sum.js';
-import { telemetry } from '../../../db/schema.js';
+import type { Db } from '../../db/client.js';
+import { exactSum } from '../../db/exact-sum.js';
+import { telemetry } from '../../db/schema.js';
 import type { TAggregateRef } from './symbols.js';
 
 function slotColumn(slot: number) {

@@ -7,14 +7,21 @@
  */
 import { sql } from 'drizzle-orm';
 import { ALERT_FLAP_OPENS, ALERT_FLAP_WINDOW_S, type TAlertLevel, type TAlertRuleKind } from '@tessera/contracts';
-import { rowsOf, type Db } from '../../../db/client.js';
-import type { TRuleStateKey } from './rule-state-store.js';
+import { rowsOf, type Db } from '../../db/client.js';
+
+/** Which rule of which device an alert is of: the rule's kind and id, its index in a program, the device. */
+export interface TAlertRuleKey {
+  kind: TAlertRuleKind;
+  ruleId: number;
+  ruleIndex: number;
+  deviceId: number;
+}
 
 /** The flapping window in ms. */
 export const FLAP_WINDOW_MS = ALERT_FLAP_WINDOW_S * 1000;
 
 /** What an alert is raised for. */
-export interface TAlertTarget extends TRuleStateKey {
+export interface TAlertTarget extends TAlertRuleKey {
   tenantId: number;
   projectId: number;
   productId: number;
@@ -54,7 +61,7 @@ function touchOf(row: TTouchRow): TAlertTouch {
   };
 }
 
-const sameRule = (k: TRuleStateKey) =>
+const sameRule = (k: TAlertRuleKey) =>
   sql`rule_kind = ${k.kind} and rule_id = ${k.ruleId} and rule_index = ${k.ruleIndex} and device_id = ${k.deviceId}`;
 
 /**
@@ -82,7 +89,7 @@ export async function upsertAlert(db: Db, a: TAlertTarget, trigger: TAlertTrigge
 }
 
 /** Counts an evaluation on the active alert of the rule and device, if there is one (edge trigger: never opens). */
-export async function touchActiveAlert(db: Db, k: TRuleStateKey, trigger: TAlertTrigger, now: number): Promise<TAlertTouch | null> {
+export async function touchActiveAlert(db: Db, k: TAlertRuleKey, trigger: TAlertTrigger, now: number): Promise<TAlertTouch | null> {
   const res = await db.execute(sql`
     update alerts set last_seen_at = greatest(last_seen_at, ${now}), count = count + 1,
         trigger_key = coalesce(${trigger?.key ?? null}, trigger_key), trigger_value = coalesce(${trigger?.value ?? null}::float8, trigger_value),
@@ -111,7 +118,7 @@ export async function markNotified(db: Db, alertId: number, now: number): Promis
 }
 
 /** Resolves the active alert of the rule and device because its condition became false; answers its id, or null. */
-export async function resolveCleared(db: Db, k: TRuleStateKey, now: number): Promise<number | null> {
+export async function resolveCleared(db: Db, k: TAlertRuleKey, now: number): Promise<number | null> {
   const res = await db.execute(sql`
     update alerts set state = 'resolved', resolved_at = ${now}, resolved_reason = 'cleared'
     where ${sameRule(k)} and state <> 'resolved'

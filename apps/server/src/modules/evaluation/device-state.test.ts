@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { applyPending, freshTs, mergeNewer, type TPendingDevice } from './device-state.js';
 import { emptyDeviceValues, type TLatestPoint } from './device-values.js';
-import { AlertPublisher } from './live-alerts.js';
+import { AlertPublisher } from '../alerts/live-publisher.js';
 import { heldRowIndex, heldSlotOf } from './rule-state-store.js';
 
 const point = (ts: number, v: number): TLatestPoint => ({ ts, vs: [v, Number.NaN, Number.NaN] });

@@ -9,10 +9,10 @@ import {
 } from '@tessera/contracts';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, buildVendor, type TBuiltAccount } from '../../../../test/factories.js';
-import { buildDeviceProject, type TBuiltProject } from '../../../../test/device-factory.js';
-import { TEST_DB_KIND } from '../../../../test/helpers.js';
-import { telemetryCount } from '../../ingest/ingest-test-kit.js';
+import { buildUser, buildVendor, type TBuiltAccount } from '../../../test/factories.js';
+import { buildDeviceProject, type TBuiltProject } from '../../../test/device-factory.js';
+import { TEST_DB_KIND } from '../../../test/helpers.js';
+import { telemetryCount } from '../ingest/ingest-test-kit.js';
 import { alertsOf, connectDevice, publishPoints, setRuleType, startRuleServer, type TRuleTestServer } from './engine-test-kit.js';
 
 const hot = {

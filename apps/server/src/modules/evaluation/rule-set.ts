@@ -7,9 +7,9 @@
 import { and, eq, isNotNull } from 'drizzle-orm';
 import { simpleRuleToProgram, type TAlertRuleKind } from '@tessera/contracts';
 import type { Logger } from 'pino';
-import type { Db } from '../../../db/client.js';
-import { deviceUserRules, devices, projectBlocklyPrograms, projects, projectSimpleRules } from '../../../db/schema.js';
-import { readProperties } from '../blockly-setting.js';
+import type { Db } from '../../db/client.js';
+import { deviceUserRules, devices, projectBlocklyPrograms, projects, projectSimpleRules } from '../../db/schema.js';
+import { readProperties } from '../project-rules/blockly-setting.js';
 import { appRuleToProgram } from './app-rules.js';
 import { compileRuleProgram, type TCompiledProgram } from './compile-program.js';
 

@@ -1,11 +1,11 @@
 import { deviceControlPaths, topics, type TRuleProgram } from '@tessera/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildUser, buildVendor, type TBuiltAccount } from '../../../../test/factories.js';
-import { authorise, buildDeviceProject } from '../../../../test/device-factory.js';
-import { TEST_DB_KIND } from '../../../../test/helpers.js';
-import { deviceCommands } from '../../../db/schema.js';
-import { waitUntil } from '../../ingest/ingest-test-kit.js';
+import { buildUser, buildVendor, type TBuiltAccount } from '../../../test/factories.js';
+import { authorise, buildDeviceProject } from '../../../test/device-factory.js';
+import { TEST_DB_KIND } from '../../../test/helpers.js';
+import { deviceCommands } from '../../db/schema.js';
+import { waitUntil } from '../ingest/ingest-test-kit.js';
 import { cmp, num, tel } from './engine.fixtures.js';
 import {
   alertsOf,

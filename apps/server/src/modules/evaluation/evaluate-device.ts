@@ -4,8 +4,8 @@
  * on every fresh point — is evaluated once, with the device's newest values at evaluation time t. Held timers are
  * stored when they change; the truth goes to applyOutcome.
  */
-import type { Db } from '../../../db/client.js';
-import type { TIngestDevice } from '../../ingest/directory.js';
+import type { Db } from '../../db/client.js';
+import type { TIngestDevice } from '../ingest/directory.js';
 import { readAggregates } from './aggregates.js';
 import type { TCompiledRule } from './compile-program.js';
 import { unitsFor, type TDeviceState, type TFresh, type TRuleRuntime } from './device-state.js';

@@ -9,7 +9,7 @@
  *   once per interval, claimed in alert_rule_states.
  * Every decision that two replicas could both take is taken by one conditional statement in the database.
  */
-import { claimRepeat, markNotified, resolveCleared, touchActiveAlert, upsertAlert, type TAlertTouch } from './alert-store.js';
+import { claimRepeat, markNotified, resolveCleared, touchActiveAlert, upsertAlert, type TAlertTouch } from '../alerts/alert-store.js';
 import { notifyActions, notifyAlert, runCommands, triggerOf } from './fire.js';
 import { ruleNameOf } from './rule-set.js';
 import { claimFire, writeTransition, type TRuleStateKey } from './rule-state-store.js';

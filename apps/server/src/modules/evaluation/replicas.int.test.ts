@@ -6,11 +6,11 @@
 import { rulePaths, topics } from '@tessera/contracts';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildVendor, type TBuiltAccount } from '../../../../test/factories.js';
-import { buildDeviceProject } from '../../../../test/device-factory.js';
-import { openTestDatabase, TEST_DB_KIND } from '../../../../test/helpers.js';
-import { openPostgres, type Database } from '../../../db/client.js';
-import { upsertAlert } from './alert-store.js';
+import { buildVendor, type TBuiltAccount } from '../../../test/factories.js';
+import { buildDeviceProject } from '../../../test/device-factory.js';
+import { openTestDatabase, TEST_DB_KIND } from '../../../test/helpers.js';
+import { openPostgres, type Database } from '../../db/client.js';
+import { upsertAlert } from '../alerts/alert-store.js';
 import { alertsOf, connectDevice, setRuleType, startRuleServer, type TRuleTestServer } from './engine-test-kit.js';
 
 describe(`two replicas, one database (${TEST_DB_KIND})`, () => {

@@ -3,10 +3,10 @@
  * one device is. Here so that the files that decide (outcome.ts) and act (fire.ts) depend on them, not on each other.
  */
 import type { Logger } from 'pino';
-import type { Db } from '../../../db/client.js';
-import type { TCommand } from '../../device-control/command-channel.js';
-import type { TIngestDevice } from '../../ingest/directory.js';
-import type { TRuleNotifier } from '../../notifications/types.js';
+import type { Db } from '../../db/client.js';
+import type { TCommand } from '../device-control/command-channel.js';
+import type { TIngestDevice } from '../ingest/directory.js';
+import type { TRuleNotifier } from '../notifications/types.js';
 import type { TCompiledRule } from './compile-program.js';
 import type { TRuleRuntime } from './device-state.js';
 import type { TEvalFrame } from './frame.js';

@@ -7,16 +7,12 @@
  */
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { TAlertRuleKind } from '@tessera/contracts';
-import { rowsOf, type Db } from '../../../db/client.js';
-import { alertRuleStates } from '../../../db/schema.js';
+import { rowsOf, type Db } from '../../db/client.js';
+import { alertRuleStates } from '../../db/schema.js';
+import type { TAlertRuleKey } from '../alerts/alert-store.js';
 
 /** One rule of one unit (simple rule, program, app rule) for one device. */
-export interface TRuleStateKey {
-  kind: TAlertRuleKind;
-  ruleId: number;
-  ruleIndex: number;
-  deviceId: number;
-}
+export type TRuleStateKey = TAlertRuleKey;
 
 /** A stored row. Times epoch ms (`changedAt`, `lastPointTs` device ts; `firedAt` server time). */
 export interface TStoredRuleState {
