@@ -15,7 +15,7 @@ const MEDIA_TYPES: Record<string, string> = { '.png': 'image/png', '.svg': 'imag
 
 /**
  * Blockly's media (sprites, cursors, icons) served by the console itself at /blockly-media/, where the rule editor
- * (features/rules) points Blockly: by default Blockly loads them from the internet. Sounds are off, so no audio.
+ * (features/project-rules) points Blockly: by default Blockly loads them from the internet. Sounds are off, so no audio.
  */
 function blocklyMedia(): Plugin {
   const dir = join(dirname(createRequire(import.meta.url).resolve('blockly')), 'media');

@@ -7,12 +7,10 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:history -w @tessera/bench
  *   env: BENCH_RUNS (200), BENCH_PERIOD_MS (10000), BENCH_BATCH (20000 rows per writeIngestBatch)
  */
-import { DAY_MS, DEFAULT_FEATURES, paths, type TTimeseriesResponse } from '@tessera/contracts';
-import pino from 'pino';
-import { loadConfig, startServer, accounts, type TTelemetryRowIn, writeIngestBatch } from '@tessera/server';
-import { openScratchPostgres, buildDeviceProject } from '@tessera/server/testing';
+import { DAY_MS, paths, type TTimeseriesResponse } from '@tessera/contracts';
+import { type TTelemetryRowIn, writeIngestBatch } from '@tessera/server';
+import { startBenchServer } from '../support/bench-server.js';
 
-const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const PERIOD_MS = Number(process.env.BENCH_PERIOD_MS ?? 10_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 20_000);
@@ -37,30 +35,9 @@ async function time(runs: number, fn: () => Promise<void>): Promise<number[]> {
 }
 
 async function main(): Promise<void> {
-  const database = await openScratchPostgres(ADMIN_URL, 10, 'tessera_bench');
-  const config = { ...loadConfig({ ...process.env, DEMO: '0' }), port: 0, mqttPort: 0, host: '127.0.0.1', webDist: '/nonexistent' };
-  const server = await startServer(config, { database, log: pino({ level: 'warn' }) });
+  const { database, server, project, token, stop } = await startBenchServer();
   try {
-    const project = await buildDeviceProject(database.db);
     const device = project.devices[0];
-    const [acct] = await database.db
-      .insert(accounts)
-      .values({
-        tenantId: project.tenantId,
-        email: `bench-${project.tenantId}@example.com`,
-        name: 'bench',
-        passwordHash: 'x',
-        level: 'vendor',
-        features: [...DEFAULT_FEATURES.vendor],
-      })
-      .returning();
-    const token = await server.ctx.tokens.sign({
-      sub: String(acct.id),
-      tid: project.tenantId,
-      email: acct.email,
-      level: 'vendor',
-      fea: acct.features,
-    });
 
     const total = Math.floor((END - START) / PERIOD_MS);
     const t0 = performance.now();
@@ -110,8 +87,7 @@ async function main(): Promise<void> {
     );
     if (!same) process.exitCode = 1;
   } finally {
-    await server.close();
-    await database.close();
+    await stop();
   }
 }
 

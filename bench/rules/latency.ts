@@ -5,12 +5,13 @@
  * is when the row is visible. A point superseded before evaluation (the engine keeps the newest per key) is stored
  * when a row with its value or a later one is. Baseline in the same run: publish → PUBACK (the point committed).
  */
-import { rulePaths, topics } from '@tessera/contracts';
+import { rulePaths } from '@tessera/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig, startServer } from '@tessera/server';
 import { buildDeviceProject, openScratchPostgres } from '@tessera/server/testing';
+import { collectAlertLatencies, publishHotPoints } from '../support/hot-points.js';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 50);
@@ -52,47 +53,16 @@ export async function measureLatency(): Promise<number> {
     });
     if (res.statusCode !== 201) throw new Error(`rule not created: ${res.statusCode} ${res.body}`);
 
-    const sentAt = new Map<number, number[]>(); // device id → publish time of value 31 + i
-    const stored = new Map<number, number>(); // device id → highest value stored
-    const alertLatencies: number[] = [];
+    const sentAt = new Map<number, number[]>(); // device id → publish time of each point
     await listener.connect();
-    await listener.query('listen bench_alerts');
-    listener.on('notification', (msg) => {
-      const at = performance.now();
-      const [id, value] = (msg.payload ?? '').split(':').map(Number);
-      const upTo = value - 31;
-      const times = sentAt.get(id) ?? [];
-      for (let i = (stored.get(id) ?? -1) + 1; i <= upTo && i < times.length; i++) alertLatencies.push(at - times[i]);
-      stored.set(id, Math.max(stored.get(id) ?? -1, upTo));
-    });
+    const alertLatencies = await collectAlertLatencies(listener, 'bench_alerts', sentAt);
     for (const d of devices) {
       clients.push(
         await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, { username: d.tangramId, password: d.secret, reconnectPeriod: 0 }),
       );
-      sentAt.set(d.id, []);
     }
     console.log(`point → alert row: ${DEVICES} devices × 1 QoS 1 point every ${PERIOD_MS} ms for ${SECONDS} s, PostgreSQL`);
-    const ackLatencies: number[] = [];
-    const stopAt = performance.now() + SECONDS * 1000;
-    let sent = 0;
-    await Promise.all(
-      clients.map(async (client, di) => {
-        const d = devices[di];
-        const times = sentAt.get(d.id) ?? [];
-        await new Promise((r) => setTimeout(r, Math.random() * PERIOD_MS));
-        for (let i = 0; performance.now() < stopAt; i++) {
-          const next = performance.now() + PERIOD_MS;
-          const t0 = performance.now();
-          times.push(t0);
-          sent += 1;
-          await client.publishAsync(topics.telemetry(d.tangramId), JSON.stringify({ key: 'temperature', ts: Date.now(), vs: [31 + i] }), {
-            qos: 1,
-          });
-          ackLatencies.push(performance.now() - t0);
-          await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
-        }
-      }),
-    );
+    const { sent, ackLatencies } = await publishHotPoints(clients, devices, PERIOD_MS, SECONDS, sentAt);
     await server.rules.idle();
     await new Promise((r) => setTimeout(r, 500));
     const a = alertLatencies.sort((x, y) => x - y);

@@ -126,8 +126,9 @@ describe('demo in Chromium', () => {
 
     it('is sent from the vendor-only /product/list to their default page', async () => {
       await page.goto('/product/list');
-      await page.waitForURL((url) => url.pathname === '/device/list');
-      await expect.poll(() => deviceRows(page).count()).toBe(2);
+      // The default page is the dashboard (spec §2 "/ redirects to dashboard").
+      await page.waitForURL((url) => url.pathname === '/dashboard');
+      await page.getByTestId('dashboard').waitFor();
       expect(await page.getByTestId('product-create').count()).toBe(0);
     });
   });

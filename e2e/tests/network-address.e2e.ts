@@ -47,7 +47,7 @@ describe('console by the machine address in Chromium', () => {
       if (r.resourceType() === 'script') failedScripts.push(r.url());
     });
     await page.goto('/login');
-    await expect.poll(() => page.getByTestId('login-submit').isVisible()).toBe(true);
+    await page.getByTestId('login-submit').waitFor();
     expect(failedScripts).toEqual([]);
     expect(new URL(page.url()).protocol).toBe('http:');
 

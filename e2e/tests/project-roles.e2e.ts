@@ -101,6 +101,8 @@ describe('project roles tab (Chromium)', () => {
     await page.getByTestId('role-name').fill('改了名稱');
     await page.getByTestId('role-cancel').click();
     await page.getByTestId('unsaved-stay').click();
+    // the first confirm leaves the page before the second is asked for (two would share their test ids)
+    await page.getByTestId('unsaved-stay').waitFor({ state: 'detached' });
     expect(await page.getByTestId('role-name').inputValue()).toBe('改了名稱');
     await page.getByTestId('role-cancel').click();
     await page.getByTestId('unsaved-leave').click();

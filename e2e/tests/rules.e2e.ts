@@ -12,7 +12,7 @@ import { projectBlocklyPrograms, projectBlocklySettings, projectSimpleRules } fr
 import { buildDeviceProject, buildVendor, TEST_PASSWORD, type TBuiltAccount } from '@tessera/server/testing';
 import type { TTestServer } from '@tessera/server/testing';
 // The web module declares `window.tesseraRuleEditor`, the open editor's workspace the page functions below use.
-import type {} from '../../apps/web/src/features/rules/blockly/workspace.js';
+import type {} from '../../apps/web/src/features/project-rules/blockly/workspace.js';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
 import { login, pickOption } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';

@@ -34,6 +34,9 @@ describe('vendor journey in Chromium', () => {
     await page.goto('/product/list');
     await page.waitForURL(/\/login\?msg=token_out/);
     await login(page, vendorEmail, TEST_PASSWORD, 'vendor');
+    // The login page opened fresh lands on the default page, the dashboard; the journey starts at the products.
+    await page.waitForURL(/\/dashboard/);
+    await page.getByTestId('menu-product').click();
     await page.waitForURL(/\/product\/list/);
     await expect.poll(() => page.getByTestId('menu-product').textContent()).toContain('產品管理');
     expect(await page.getByTestId('header-email').textContent()).toContain(vendorEmail);
@@ -45,7 +48,7 @@ describe('vendor journey in Chromium', () => {
     await page.getByTestId('product-model').fill('SM-1');
     await page.getByTestId('product-number').fill('PN-0001');
     await page.getByTestId('product-submit').click();
-    await expect.poll(() => page.getByTestId('side-menu').isVisible()).toBe(true);
+    await page.getByTestId('side-menu').waitFor();
     await page.getByText('智慧馬達').first().waitFor();
   });
 

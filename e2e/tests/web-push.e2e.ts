@@ -83,7 +83,13 @@ describe('push switch and service worker in Chromium', () => {
       alertId: 7,
     });
     const registrationId = registrations.find((r) => r.scopeURL === `${server.httpUrl}/`)!.registrationId;
-    await cdp.send('ServiceWorker.deliverPushMessage', { origin: server.httpUrl, registrationId, data: JSON.stringify(payload) });
+    // A push reaches only an activated worker: a registration can be seen while its worker still installs.
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+    });
+    const deliver = () =>
+      cdp.send('ServiceWorker.deliverPushMessage', { origin: server.httpUrl, registrationId, data: JSON.stringify(payload) });
+    await deliver();
     const shown = () =>
       page.evaluate(async () =>
         (await (await navigator.serviceWorker.ready).getNotifications()).map((n) => ({
@@ -93,7 +99,17 @@ describe('push switch and service worker in Chromium', () => {
           url: n.data?.url,
         })),
       );
-    await expect.poll(shown).toEqual([{ title: payload.title, body: payload.body, tag: 'alert-7', url: payload.url }]);
+    // A push the worker was not ready for is dropped (a loaded machine): push again until it shows (same tag: one).
+    await expect
+      .poll(
+        async () => {
+          const now = await shown();
+          if (now.length === 0) await deliver();
+          return now;
+        },
+        { timeout: 30_000, interval: 1_000 },
+      )
+      .toEqual([{ title: payload.title, body: payload.body, tag: 'alert-7', url: payload.url }]);
     await context.close();
   });
 });

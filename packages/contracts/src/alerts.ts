@@ -17,7 +17,7 @@ export const ALERTS_LATEST_MAX = 100;
 export const ALERT_STATES = ['open', 'acknowledged', 'resolved'] as const;
 export type TAlertState = (typeof ALERT_STATES)[number];
 /** Where the rule came from: a project simple rule, a project Blockly program, or a user's app rule (`userRules`). */
-export const ALERT_RULE_KINDS = ['simple', 'program', 'app'] as const;
+export const ALERT_RULE_KINDS = ['simple', 'program', 'app', 'platform'] as const;
 export type TAlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
 /** Why an alert was resolved: its condition became false (`cleared`) or a person resolved it (`manual`). */
 export const ALERT_RESOLVE_REASONS = ['cleared', 'manual'] as const;
@@ -117,6 +117,10 @@ export const ZAlertFilterQuery = ZAlertRangeQuery.extend({
   state: z.enum(ALERT_STATES).optional(),
   project_id: ZIdText.optional(),
   product_id: ZIdText.optional(),
+  /** Where the alerts' rules come from (simple, program, app, platform). */
+  rule_kind: z.enum(ALERT_RULE_KINDS).optional(),
+  /** One rule's alerts: its id within `rule_kind` (400 without `rule_kind`). */
+  rule_id: ZIdText.optional(),
   /** A device's full Tangram ID (any case). */
   device: z
     .string()

@@ -21,14 +21,34 @@ describe('hasFeature', () => {
 
 describe('visibleMenu', () => {
   it('shows a vendor the built sections only, in menu order', () => {
-    expect(visibleMenu(vendor).map((s) => s.key)).toEqual(['product', 'project', 'device', 'alerts', 'lineNotify']);
+    expect(visibleMenu(vendor).map((s) => s.key)).toEqual([
+      'dashboard',
+      'product',
+      'project',
+      'device',
+      'alerts',
+      'download',
+      'lineNotify',
+      'platformRule',
+    ]);
   });
   it('never shows unbuilt sections, even to "*"', () => {
     expect(visibleMenu(admin).every((s) => s.built)).toBe(true);
     expect(visibleMenu(admin).map((s) => s.key)).toEqual(MENU_SECTIONS.filter((s) => s.built).map((s) => s.key));
   });
   it('hides vendor-only sections from users, whatever their codes', () => {
-    expect(visibleMenu({ ...user, fea: ['*'] }).map((s) => s.key)).toEqual(['device', 'alerts', 'lineNotify']);
+    expect(visibleMenu({ ...user, fea: ['*'] }).map((s) => s.key)).toEqual([
+      'dashboard',
+      'device',
+      'alerts',
+      'download',
+      'lineNotify',
+      'platformRule',
+    ]);
+  });
+  it('shows users the platform rules only when granted (code 11, read-only)', () => {
+    expect(visibleMenu(user).map((s) => s.key)).not.toContain('platformRule');
+    expect(visibleMenu({ ...user, fea: [...DEFAULT_FEATURES.user, '11'] }).map((s) => s.key)).toContain('platformRule');
   });
   it('shows a section granted by one sub-page code', () => {
     expect(visibleMenu({ token: 't', level: 'vendor', fea: ['3:2'] }).map((s) => s.key)).toEqual(['project']);
@@ -37,9 +57,10 @@ describe('visibleMenu', () => {
 });
 
 describe('defaultPage', () => {
-  it('is the product list for a vendor and the device list for a user', () => {
-    expect(defaultPage(vendor)).toBe('/product/list');
-    expect(defaultPage(user)).toBe('/device/list');
+  it('is the dashboard for vendors and users (spec §2 "/ redirects to dashboard")', () => {
+    expect(defaultPage(vendor)).toBe('/dashboard');
+    expect(defaultPage(user)).toBe('/dashboard');
+    expect(defaultPage({ ...user, fea: ['4', '5'] })).toBe('/device/list');
   });
   it('is the first granted sub-page of the first visible section', () => {
     expect(defaultPage({ token: 't', level: 'vendor', fea: ['3:2'] })).toBe('/project/new');
@@ -83,8 +104,8 @@ describe('guardRoute', () => {
     expect(guardRoute('/project', s)).toEqual({ kind: 'redirect', to: '/project/list' });
   });
   it('sends a user on a vendor-only page to the default page', () => {
-    expect(guardRoute('/product/list', user)).toEqual({ kind: 'redirect', to: '/device/list' });
-    expect(guardRoute('/project/detail/1', { ...user, fea: ['*'] })).toEqual({ kind: 'redirect', to: '/device/list' });
+    expect(guardRoute('/product/list', user)).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(guardRoute('/project/detail/1', { ...user, fea: ['*'] })).toEqual({ kind: 'redirect', to: '/dashboard' });
   });
   it('sends a section not granted at all to the default page', () => {
     expect(guardRoute('/device/list', { token: 't', level: 'vendor', fea: ['2'] })).toEqual({ kind: 'redirect', to: '/product/list' });

@@ -22,7 +22,7 @@ export interface TMenuSection {
 
 /** §2 menu. Sections later issues build carry `built: false` and are neither in the menu nor routed. */
 export const MENU_SECTIONS: readonly TMenuSection[] = [
-  { code: '1', key: 'dashboard', pages: [{ code: '1:1', path: '/dashboard' }], built: false },
+  { code: '1', key: 'dashboard', pages: [{ code: '1:1', path: '/dashboard' }], built: true },
   { code: '2', key: 'product', pages: [{ code: '2:1', path: '/product/list' }], vendorOnly: true, built: true },
   {
     code: '3',
@@ -56,9 +56,9 @@ export const MENU_SECTIONS: readonly TMenuSection[] = [
   },
   { code: '6', key: 'authorisation', pages: [{ code: '6:1', path: '/self-auth/history' }], built: false },
   { code: '7', key: 'analytics', pages: [{ code: '7:1', path: '/analytics' }], built: false },
-  { code: '8', key: 'download', pages: [{ code: '8:1', path: '/download' }], built: false },
+  { code: '8', key: 'download', pages: [{ code: '8:1', path: '/download' }], built: true },
   { code: '10', key: 'lineNotify', pages: [{ code: '10:1', path: '/line-notify/group' }], built: true },
-  { code: '11', key: 'platformRule', pages: [{ code: '11:1', path: '/platform_rule/list' }], built: false },
+  { code: '11', key: 'platformRule', pages: [{ code: '11:1', path: '/platform_rule/list' }], built: true },
   { code: '12', key: 'platformTelemetry', pages: [{ code: '12:1', path: '/platform-telemetry/instance' }], built: false },
 ];
 

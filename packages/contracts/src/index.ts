@@ -28,3 +28,8 @@ export * from './status-word.js';
 export * from './tangram-id.js';
 export * from './telemetry.js';
 export * from './web-push.js';
+export * from './flow-problems.js';
+export * from './platform-rules.js';
+export * from './platform-rules-api.js';
+export * from './downloads.js';
+export * from './dashboard.js';

@@ -6,12 +6,15 @@ import { authRoutes } from '../modules/auth/routes.js';
 import { customPageRoutes, customPageViewRoutes } from '../modules/custom-pages/routes.js';
 import { deviceControlRoutes } from '../modules/device-control/routes.js';
 import { deviceRoutes } from '../modules/devices/routes.js';
+import { dashboardRoutes } from '../modules/dashboard/routes.js';
+import { downloadRoutes } from '../modules/downloads/routes.js';
 import { healthRoutes } from '../modules/health/routes.js';
 import { imageRoutes } from '../modules/images/routes.js';
 import { lineRoutes } from '../modules/line/routes.js';
 import { alertDeliveryRoutes } from '../modules/notifications/delivery-routes.js';
 import { notificationRoutes } from '../modules/notifications/routes.js';
 import { productRoutes } from '../modules/products/routes.js';
+import { platformRuleRoutes } from '../modules/platform-rules/routes.js';
 import { projectRoleRoutes } from '../modules/project-roles/routes.js';
 import { projectRuleRoutes } from '../modules/project-rules/routes.js';
 import { projectSettingsRoutes } from '../modules/project-settings/routes.js';
@@ -42,6 +45,9 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/notification/v1', webPushRoutes],
   ['/frontstage-alert/v1', alertDeliveryRoutes],
   ['/frontstage-alert/v1', alertRoutes],
+  ['/rule-engine/v1', platformRuleRoutes],
+  ['/frontstage-dc/v1', downloadRoutes],
+  ['/dashboard/v1', dashboardRoutes],
 ];
 
 /** Registers all module routes on `app`. */

@@ -1,14 +1,16 @@
 /**
  * The outbox stage, started in one place (docs/ARCHITECTURE.md "The data path as stages"): one worker per channel —
- * mail (when SMTP_URL is set), LINE and Web Push — each the shared outbox loop over its own table
+ * mail (when SMTP_URL is set), LINE, Web Push and download packaging — each the shared outbox loop over its own table
  * (modules/outbox/outbox-loop.ts). Modules that queue rows nudge a channel through `ctx.outbox` (core/context.ts);
  * nothing is shared through module-level state, so two servers in one process keep to their own workers.
  */
 import type { Logger } from 'pino';
+import type { TBlobStore } from '../core/blob-store.js';
 import type { TConfig } from '../core/config.js';
 import type { TOutbox, TOutboxChannel } from '../core/context.js';
 import { secretBoxFor } from '../core/secret-box.js';
 import type { Db } from '../db/client.js';
+import { startDownloadWorker } from '../modules/downloads/worker.js';
 import { startLinePushWorker } from '../modules/line/push-worker.js';
 import { createLineRuntime } from '../modules/line/runtime.js';
 import { startOutboxWorker } from '../modules/mail/outbox-worker.js';
@@ -25,8 +27,8 @@ export interface TOutboxStage extends TOutbox {
 }
 
 /** The outbox stage over `db`; nudges before `start()` are no-ops (the first pass sends what is due). */
-export function createOutboxStage(deps: { db: Db; log: Logger; config: TConfig }): TOutboxStage {
-  const { db, log, config } = deps;
+export function createOutboxStage(deps: { db: Db; log: Logger; config: TConfig; blobs: TBlobStore }): TOutboxStage {
+  const { db, log, config, blobs } = deps;
   const workers = new Map<TOutboxChannel, TOutboxWorker>();
   return {
     nudge: (channel) => workers.get(channel)?.nudge(),
@@ -35,6 +37,7 @@ export function createOutboxStage(deps: { db: Db; log: Logger; config: TConfig }
       workers.set('line', startLinePushWorker(await createLineRuntime({ db, log, config })));
       const vapid = await loadVapid(db, await secretBoxFor(db, config.secretsKey), config);
       workers.set('web-push', startWebPushWorker({ db, log, vapid }));
+      workers.set('downloads', startDownloadWorker({ db, log, blobs }));
     },
     async stop() {
       await Promise.all([...workers.values()].map((w) => w.stop()));

@@ -11,16 +11,22 @@ import { startDemo } from '../modules/demo/seed.js';
 import { ensureCatalogue } from '../modules/products/ensure-catalogue.js';
 import { createMessaging, type TMessaging } from '../modules/ingest/messaging.js';
 import { createMailer } from '../modules/mail/mailer.js';
+import { directoryBlobStore } from '../core/blob-store.js';
 import { createOutboxStage } from './outbox.js';
-import { publishAlertChange } from '../modules/alerts/publish.js';
+import { batchedAlertPublish } from '../modules/alerts/publish.js';
 import { createRuleNotifier } from '../modules/notifications/dispatch.js';
 import type { TRuleNotifier } from '../modules/notifications/types.js';
 import { RuleEngine } from '../modules/evaluation/engine.js';
+import { RuleCommands } from '../modules/evaluation/commands.js';
+import { FlowEngine } from '../modules/evaluation/flows/flow-engine.js';
+import { AlertPublisher } from '../modules/alerts/live-publisher.js';
 import { RuleChangeHub } from '../modules/evaluation/rule-changes.js';
 import type { TApp } from '../core/app-type.js';
 import { buildApp } from './app.js';
 import type { TConfig } from '../core/config.js';
-import type { TAppContext } from '../core/context.js';
+import type { TAppContext, TFlowRuntime } from '../core/context.js';
+import { AppError } from '../core/errors.js';
+import { ErrorCode } from '@tessera/contracts';
 import { settlesWithin } from '../core/deadline.js';
 import { runShutdown, type TShutdownOutcome, type TShutdownStep } from '../core/shutdown.js';
 import { TokenService } from '../core/tokens.js';
@@ -36,6 +42,8 @@ export interface TRunningServer {
   mqttPort: number | null;
   /** The rule engine (counters, and `idle()` for tests). */
   rules: RuleEngine;
+  /** The platform-rule engine (tests wait on `flows.idle()`). */
+  flows: FlowEngine;
   /** The MQTT side: ingest and broker counters, the ingest backlog. */
   messaging: TMessaging;
   /**
@@ -51,6 +59,17 @@ export interface TRunningServer {
 export class PortInUseError extends Error {}
 
 /**
+ * What a caller may hand the server instead of what it would make itself: an open database, a logger, and for tests
+ * of the evaluation stage a clock (epoch ms) and a wrapper around the rule notifier.
+ */
+export interface TStartOptions {
+  database?: Database;
+  log?: Logger;
+  ruleClock?: () => number;
+  ruleNotifier?: (notifier: TRuleNotifier) => TRuleNotifier;
+}
+
+/**
  * Starts the server.
  * @param opts.database an already-open database (tests); otherwise opened from the config.
  * @param opts.log a logger (tests pass a silent one).
@@ -58,10 +77,7 @@ export class PortInUseError extends Error {}
  * @param opts.ruleNotifier wraps the rule engine's notifier (tests record what it is handed).
  * @throws PortInUseError when PORT or MQTT_PORT is taken; DataDirLockedError when DATA_DIR is owned.
  */
-export async function startServer(
-  config: TConfig,
-  opts: { database?: Database; log?: Logger; ruleClock?: () => number; ruleNotifier?: (notifier: TRuleNotifier) => TRuleNotifier } = {},
-): Promise<TRunningServer> {
+export async function startServer(config: TConfig, opts: TStartOptions = {}): Promise<TRunningServer> {
   const log = opts.log ?? pino({ level: config.logLevel });
   const database =
     opts.database ??
@@ -112,18 +128,46 @@ export async function startServer(
     await ensureCatalogue(database.db);
     const db = database.db;
     const tokens = await TokenService.create(db, config.jwtSecret);
-    const outbox = createOutboxStage({ db, log, config });
+    const blobs = directoryBlobStore(config.blobDir);
+    const outbox = createOutboxStage({ db, log, config, blobs });
     const mailer = createMailer({ db, log, config, outbox });
     const ruleChanges = new RuleChangeHub();
-    messaging = await createMessaging({ config, database, db, tokens, log, mailer, ruleChanges, outbox });
-    const ctx: TAppContext = { config, database, db, tokens, log, mailer, bus: messaging.bus, ruleChanges, outbox };
-    const rules = new RuleEngine(ctx, ruleChanges, {
-      notifier: (opts.ruleNotifier ?? ((n) => n))(createRuleNotifier(ctx)),
-      publishAlert: (alertId) => publishAlertChange(ctx, alertId),
+    let flowEngine: FlowEngine | undefined;
+    const flows: TFlowRuntime = {
+      tenantChanged: (tenantId) => flowEngine?.tenantChanged(tenantId),
+      queued: (ruleId) => flowEngine?.queued(ruleId) ?? 0,
+      runNow: (rule, graph, trigger, replay) => {
+        if (!flowEngine) throw new AppError(503, ErrorCode.DatabaseUnavailable, 'the rule engine is starting; try again shortly');
+        return flowEngine.runGraph(rule, graph, trigger, replay);
+      },
+    };
+    messaging = await createMessaging({ config, database, db, tokens, log, mailer, ruleChanges, outbox, flows, blobs });
+    const ctx: TAppContext = { config, database, db, tokens, log, mailer, bus: messaging.bus, ruleChanges, outbox, flows, blobs };
+    const notifier = (opts.ruleNotifier ?? ((n) => n))(createRuleNotifier(ctx));
+    // Live alert publishes of both engines join in batches (two queries per batch, not two per alert).
+    const publishAlert = batchedAlertPublish(ctx);
+    const rules = new RuleEngine(ctx, ruleChanges, { notifier, publishAlert, now: opts.ruleClock });
+    const flowAlerts = new AlertPublisher(publishAlert);
+    flowEngine = new FlowEngine({
+      db,
+      log,
+      notifier,
+      commands: new RuleCommands({ db, bus: messaging.bus, log, timeoutMs: config.commandTimeoutMs }),
+      publishAlert: (alertId) => flowAlerts.changed(alertId),
       now: opts.ruleClock,
     });
+    const platformRules = flowEngine;
     // Evaluation runs after each batch commits and is acknowledged; messaging.drain() lets it finish first.
-    messaging.setCommitListener(rules);
+    messaging.setCommitListener({
+      accept: (batch) => {
+        rules.accept(batch);
+        platformRules.accept(batch);
+      },
+      close: async () => {
+        await Promise.all([rules.close(), platformRules.close()]);
+        await flowAlerts.idle();
+      },
+    });
     const built = await buildApp({ ...ctx, config: { ...config, webDist: config.webDist ?? DEFAULT_WEB_DIST } });
     app = built;
 
@@ -139,7 +183,7 @@ export async function startServer(
       const brokerUrl = config.mqttUrl ?? `mqtt://127.0.0.1:${mqttPort}`;
       stopDemo = await startDemo(ctx, brokerUrl);
     }
-    return { app: built, ctx, httpPort, mqttPort, rules, messaging, close };
+    return { app: built, ctx, httpPort, mqttPort, rules, flows: platformRules, messaging, close };
   } catch (err) {
     await close();
     throw err;

@@ -4,6 +4,7 @@
  */
 import { COMMAND_TIMEOUT_DEFAULT_MS, COMMAND_TIMEOUT_MAX_MS, COMMAND_TIMEOUT_MIN_MS, DEFAULT_WEB_PUSH_ORIGINS } from '@tessera/contracts';
 import { isIP } from 'node:net';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { DB_TIMEOUT_DEFAULTS } from '../db/pg-pool.js';
 
@@ -57,6 +58,7 @@ const ZEnv = z.object({
   MQTT_PORT: ZPort.default(1883),
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
+  BLOB_DIR: z.string().optional(),
   DATABASE_URL: z.string().url().optional(),
   MQTT_URL: z.string().url().optional(),
   PUBLIC_MQTT_URL: z.string().url().optional(),
@@ -119,6 +121,8 @@ export interface TConfig {
   mqttPort: number;
   host: string;
   dataDir: string;
+  /** Where the blob store keeps files (download packages): BLOB_DIR, else `{DATA_DIR}/blobs`. */
+  blobDir: string;
   databaseUrl?: string;
   mqttUrl?: string;
   /** The broker address devices are told to use (project system tab), e.g. mqtts://mqtt.example.com:8883. */
@@ -195,6 +199,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     mqttPort: e.MQTT_PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
+    blobDir: e.BLOB_DIR ?? join(e.DATA_DIR, 'blobs'),
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
     publicMqttUrl: e.PUBLIC_MQTT_URL,

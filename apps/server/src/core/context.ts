@@ -2,8 +2,10 @@
  * What every module receives: configuration, the database, token service, mail and the message bus.
  * Built once in server.ts; tests build it with test/helpers.ts.
  */
+import type { TFlowGraph } from '@tessera/contracts';
 import type { Logger } from 'pino';
 import type { Database, Db } from '../db/client.js';
+import type { TBlobStore } from './blob-store.js';
 import type { TConfig } from './config.js';
 import type { TokenService } from './tokens.js';
 
@@ -69,7 +71,7 @@ export interface TRuleChanges {
 }
 
 /** The outbox channels: each a worker sending the pending rows of its table (modules/outbox). */
-export type TOutboxChannel = 'mail' | 'line' | 'web-push';
+export type TOutboxChannel = 'mail' | 'line' | 'web-push' | 'downloads';
 
 /**
  * The outbox seam (app/outbox.ts starts one worker per channel): a module that queued rows — after the transaction
@@ -77,6 +79,35 @@ export type TOutboxChannel = 'mail' | 'line' | 'web-push';
  */
 export interface TOutbox {
   nudge(channel: TOutboxChannel): void;
+}
+
+/** The trigger of a run the API asks for: a recorded run's trigger values (replay), or none (manual run). */
+export interface TFlowRunTrigger {
+  tangram_id: string | null;
+  key: string | null;
+  ts: number | null;
+  values: (number | null)[] | null;
+  status: number | null;
+}
+
+/**
+ * The platform-rule engine as routes see it (modules/evaluation/flows/flow-engine.ts): told when a tenant's rules
+ * change, asked how many runs of a rule wait (its `queuing` state), and asked to run a graph now.
+ */
+export interface TFlowRuntime {
+  tenantChanged(tenantId: number): void;
+  queued(ruleId: number): number;
+  /**
+   * Runs `graph` (already validated) now: the applied version (manual run) or a draft replaying a recorded trigger
+   * with no side effects (`replay`). Answers the stored run's id.
+   * @throws AppError 422 RULE_APPLY_FAILED when the graph does not compile.
+   */
+  runNow(
+    rule: { id: number; tenantId: number; name: string; version: number },
+    graph: TFlowGraph,
+    trigger: TFlowRunTrigger,
+    replay: boolean,
+  ): Promise<{ runId: number }>;
 }
 
 /** The shared dependencies of routes and services. */
@@ -90,4 +121,7 @@ export interface TAppContext {
   bus: TMessageBus;
   ruleChanges: TRuleChanges;
   outbox: TOutbox;
+  flows: TFlowRuntime;
+  /** Files the server keeps (download packages). */
+  blobs: TBlobStore;
 }

@@ -4,7 +4,7 @@
  */
 import { and, eq, isNull } from 'drizzle-orm';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ErrorCode, type TAccountLevel } from '@tessera/contracts';
+import { ErrorCode, hasFeature, MENU_SECTIONS, type TAccountLevel } from '@tessera/contracts';
 import type { Db } from '../db/client.js';
 import { accounts, apiKeys } from '../db/schema.js';
 import { sha256 } from './crypto.js';
@@ -92,4 +92,23 @@ export async function requireAdmin(request: FastifyRequest, reply: FastifyReply)
 export function principalOf(request: FastifyRequest): TPrincipal {
   if (!request.principal) throw unauthorized();
   return request.principal;
+}
+
+/**
+ * A preHandler gating a menu section's API as the console's route guard gates its pages (spec §2 menu, §6 "access
+ * also depends on feature codes"): 401 without a login; 403 when the account's feature codes grant none of the
+ * section's pages. With `usersOnly`, vendors and admins pass whatever their codes (a section users may be granted
+ * to view, but vendors own).
+ * @param sectionKey the section's `key` in MENU_SECTIONS (e.g. `alerts`, `download`).
+ */
+export function requireSection(sectionKey: string, opts: { usersOnly?: boolean } = {}) {
+  const section = MENU_SECTIONS.find((s) => s.key === sectionKey);
+  if (!section) throw new Error(`no menu section ${sectionKey}`);
+  const codes = section.pages.map((p) => p.code);
+  return async function requireSectionFeature(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+    await requireAuth(request, reply);
+    const { level, fea } = principalOf(request);
+    if (opts.usersOnly && level !== 'user') return;
+    if (!codes.some((code) => hasFeature(fea, code))) throw forbidden(`the ${sectionKey} section is not granted to this account`);
+  };
 }

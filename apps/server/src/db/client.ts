@@ -107,10 +107,11 @@ export async function openPostgres(url: string, opts: TPostgresOptions = {}): Pr
 
 /**
  * Opens PGlite in `dir` (or in memory when `dir` is `memory://`), holding a lock file so that a second process
- * is refused clearly instead of corrupting the data.
+ * is refused clearly instead of corrupting the data. `loadDataDir` starts it from a dump (`dumpDataDir`) instead of
+ * an empty cluster — tests start from a migrated one in a third of the time.
  * @throws DataDirLockedError when another process holds the directory.
  */
-export async function openPglite(dir: string): Promise<Database> {
+export async function openPglite(dir: string, opts: { loadDataDir?: Blob } = {}): Promise<Database> {
   let release: (() => Promise<void>) | undefined;
   let dataDir = dir;
   if (!dir.startsWith('memory://')) {
@@ -122,7 +123,7 @@ export async function openPglite(dir: string): Promise<Database> {
     }
     dataDir = join(dir, 'pglite');
   }
-  const client = new PGlite(dataDir);
+  const client = new PGlite(dataDir, opts.loadDataDir ? { loadDataDir: opts.loadDataDir } : {});
   await client.waitReady;
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {

@@ -11,7 +11,7 @@ import { is, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openTestDatabase, TEST_DB_KIND } from '../../test/helpers.js';
-import { rowsOf, type Database } from './client.js';
+import { openPglite, rowsOf, type Database } from './client.js';
 import { MIGRATIONS_FOLDER, runMigrations } from './migrate.js';
 import * as schema from './schema.js';
 
@@ -24,7 +24,8 @@ const tableNames = (Object.values(schema) as unknown[])
 describe(`migrations (${TEST_DB_KIND})`, () => {
   let database: Database;
   beforeAll(async () => {
-    database = await openTestDatabase();
+    // An empty cluster, not the test harness's migrated one: this test is about migrating from nothing.
+    database = TEST_DB_KIND === 'pglite' ? await openPglite('memory://') : await openTestDatabase();
   });
   afterAll(() => database.close());
 

@@ -11,3 +11,6 @@ export * from './schema-alerts.js';
 export * from './schema-notify.js';
 export * from './schema-line.js';
 export * from './schema-web-push.js';
+export * from './schema-platform-rules.js';
+export * from './schema-downloads.js';
+export * from './schema-dashboard.js';

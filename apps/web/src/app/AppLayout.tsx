@@ -3,9 +3,12 @@
  * `menu.<key>`), header with the language switch, the user's email, profile and logout.
  */
 import {
+  ApartmentOutlined,
   AlertOutlined,
   AppstoreOutlined,
   ClusterOutlined,
+  DashboardOutlined,
+  DownloadOutlined,
   LogoutOutlined,
   MessageOutlined,
   ProjectOutlined,
@@ -20,11 +23,14 @@ import { LanguageSwitch } from '../components/LanguageSwitch';
 import { useSession } from '../lib/useSession';
 
 const ICONS: Record<string, ReactNode> = {
+  dashboard: <DashboardOutlined />,
   product: <AppstoreOutlined />,
   project: <ProjectOutlined />,
   device: <ClusterOutlined />,
   alerts: <AlertOutlined />,
+  download: <DownloadOutlined />,
   lineNotify: <MessageOutlined />,
+  platformRule: <ApartmentOutlined />,
 };
 
 /** The shell around every logged-in page. */

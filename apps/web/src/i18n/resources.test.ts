@@ -15,6 +15,14 @@ function localeFiles(dir: string): string[] {
   });
 }
 
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return sourceFiles(path);
+    return /\.tsx?$/.test(name) && !/\.test\.tsx?$/.test(name) ? [path] : [];
+  });
+}
+
 const files = Object.fromEntries(localeFiles(SRC).map((p) => [p, JSON.parse(readFileSync(p, 'utf8')) as TLocaleTree]));
 
 describe('locale files', () => {
@@ -41,6 +49,22 @@ describe('locale files', () => {
     ).toEqual([]);
     const empty = [...Object.entries(zh), ...Object.entries(en)].filter(([, v]) => v.trim() === '').map(([k]) => k);
     expect(empty, 'empty values').toEqual([]);
+  });
+
+  it('define every key the source names literally (t(\'a.b\'), i18nKey="a.b")', () => {
+    const merged = mergeLocales(files);
+    const known = new Set(Object.keys(flattenKeys(merged['zh-TW'])));
+    const used = new Map<string, string>();
+    for (const path of sourceFiles(SRC)) {
+      const text = readFileSync(path, 'utf8');
+      for (const m of text.matchAll(/\bt\(\s*['"]([a-zA-Z][\w-]*(?:\.[\w-]+)+)['"]|i18nKey=['"]([\w.-]+)['"]/g)) {
+        used.set(m[1] ?? m[2] ?? '', path.slice(SRC.length));
+      }
+    }
+    expect(used.size).toBeGreaterThan(500);
+    const plural = (k: string) => known.has(`${k}_one`) || known.has(`${k}_other`);
+    const missing = [...used].filter(([k]) => !known.has(k) && !plural(k)).map(([k, file]) => `${k} (${file})`);
+    expect(missing, 'keys used in source but defined in no locale file').toEqual([]);
   });
 });
 

@@ -1,9 +1,9 @@
 /**
- * The console's ECharts build: echarts/core with only what the device charts draw (line series, grid, tooltip,
- * dataZoom, legend, canvas), so the chart chunk stays small. Import `echarts` and `TChartOption` from here,
+ * The console's ECharts build: echarts/core with only what the console draws (line, bar and gauge series, grid,
+ * tooltip, dataZoom, legend, canvas), so the chart chunk stays small. Import `echarts` and `TChartOption` from here,
  * never from 'echarts' itself.
  */
-import { LineChart, type LineSeriesOption } from 'echarts/charts';
+import { BarChart, type BarSeriesOption, GaugeChart, type GaugeSeriesOption, LineChart, type LineSeriesOption } from 'echarts/charts';
 import {
   DataZoomComponent,
   type DataZoomComponentOption,
@@ -17,11 +17,17 @@ import {
 import * as echarts from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 
-echarts.use([LineChart, GridComponent, TooltipComponent, DataZoomComponent, LegendComponent, CanvasRenderer]);
+echarts.use([LineChart, BarChart, GaugeChart, GridComponent, TooltipComponent, DataZoomComponent, LegendComponent, CanvasRenderer]);
 
 /** An option object limited to the registered components, so an unregistered one is a type error. */
 export type TChartOption = echarts.ComposeOption<
-  LineSeriesOption | GridComponentOption | TooltipComponentOption | DataZoomComponentOption | LegendComponentOption
+  | LineSeriesOption
+  | BarSeriesOption
+  | GaugeSeriesOption
+  | GridComponentOption
+  | TooltipComponentOption
+  | DataZoomComponentOption
+  | LegendComponentOption
 >;
 
 export { echarts };

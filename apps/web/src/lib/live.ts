@@ -27,6 +27,8 @@ export type TLiveListener = (message: TLiveMessage) => void;
 
 /** Delay before an unwatched connection is closed (ms): switching tabs should not reconnect. */
 const IDLE_CLOSE_MS = 10_000;
+/** A topic that lost its last listener is unsubscribed this long after (ms), so a remount does not churn it. */
+const UNSUBSCRIBE_GRACE_MS = 2_000;
 /** Delay between reconnect attempts (ms). */
 const RECONNECT_MS = 3_000;
 
@@ -98,6 +100,10 @@ class LiveHub {
   private token: string | null = null;
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly listeners = new TopicListeners<TPayloadListener>();
+  /** Topics that lost their last listener, unsubscribed after UNSUBSCRIBE_GRACE_MS unless a listener comes back. */
+  private readonly leaving = new Map<string, ReturnType<typeof setTimeout>>();
+  /** Topics subscribed on the current connection (a SUBSCRIBE sent, no UNSUBSCRIBE since). */
+  private readonly subscribed = new Set<string>();
   private readonly stateListeners = new Set<() => void>();
   state: TLiveState = 'idle';
 
@@ -110,12 +116,29 @@ class LiveHub {
 
   subscribe(topic: string, listener: TPayloadListener): () => void {
     clearTimeout(this.closeTimer);
-    const isFirst = this.listeners.add(topic, listener);
-    // A new connection subscribes every watched topic on `connect`; a live one only needs the new topic.
+    this.listeners.add(topic, listener);
+    clearTimeout(this.leaving.get(topic));
+    this.leaving.delete(topic);
+    // A new connection subscribes every watched topic on `connect`; a live one only needs a topic it has not
+    // subscribed yet (a component that remounts keeps the subscription instead of racing an UNSUBSCRIBE with a
+    // SUBSCRIBE).
     if (!this.client) this.reconnect();
-    else if (isFirst && this.client.connected) this.client.subscribe(topic, { qos: 0 });
+    else if (this.client.connected && !this.subscribed.has(topic)) {
+      this.subscribed.add(topic);
+      this.client.subscribe(topic, { qos: 0 });
+    }
     return () => {
-      if (this.listeners.remove(topic, listener) && this.client?.connected) this.client.unsubscribe(topic);
+      if (this.listeners.remove(topic, listener)) {
+        this.leaving.set(
+          topic,
+          setTimeout(() => {
+            this.leaving.delete(topic);
+            if (this.listeners.of(topic).length > 0 || !this.subscribed.has(topic)) return;
+            this.subscribed.delete(topic);
+            if (this.client?.connected) this.client.unsubscribe(topic);
+          }, UNSUBSCRIBE_GRACE_MS),
+        );
+      }
       if (this.listeners.topics().length === 0) {
         clearTimeout(this.closeTimer);
         this.closeTimer = setTimeout(() => this.close(), IDLE_CLOSE_MS);
@@ -134,6 +157,9 @@ class LiveHub {
   }
 
   private close(): void {
+    for (const timer of this.leaving.values()) clearTimeout(timer);
+    this.leaving.clear();
+    this.subscribed.clear();
     this.client?.end(true);
     this.client = null;
     this.setState('idle');
@@ -141,6 +167,10 @@ class LiveHub {
 
   /** (Re)connects with the current token and subscribes to every watched topic; no token → stays closed. */
   private reconnect(): void {
+    // A new connection subscribes only the topics that have listeners.
+    for (const timer of this.leaving.values()) clearTimeout(timer);
+    this.leaving.clear();
+    this.subscribed.clear();
     this.client?.end(true);
     this.client = null;
     this.token = getSession().token;
@@ -160,7 +190,10 @@ class LiveHub {
     this.client = client;
     this.setState('connecting');
     client.on('connect', () => {
+      // Every (re)connection is a clean session: subscribe every watched topic again.
       const watched = this.listeners.topics();
+      this.subscribed.clear();
+      for (const topic of watched) this.subscribed.add(topic);
       if (watched.length) client.subscribe(watched, { qos: 0 });
       this.setState('connected');
     });

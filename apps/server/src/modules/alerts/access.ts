@@ -4,9 +4,10 @@
  * or a project role with `receive_alerts`); an alert of a user's app rule only by that rule's owner, while it may see the device.
  * {@link visibleAlertsCondition} filters lists; {@link alertAudience} is its inverse, for the live channel.
  */
-import { and, eq, inArray, ne, or, sql, type SQL } from 'drizzle-orm';
+import type { TAlertRuleKind } from '@tessera/contracts';
+import { and, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { TPrincipal } from '../../core/principal.js';
-import type { Db } from '../../db/client.js';
+import { rowsOf, type Db } from '../../db/client.js';
 import { accounts, alerts, deviceAuthz, deviceUserRules } from '../../db/schema.js';
 import { directlyAuthorisedIds } from '../devices/access.js';
 import { roleGrantedDeviceIds, roleMemberIdsOf } from '../project-roles/grants.js';
@@ -26,23 +27,40 @@ export function visibleAlertsCondition(principal: TPrincipal): SQL {
 export interface TAlertAudienceKey {
   tenantId: number;
   deviceId: number;
-  ruleKind: 'simple' | 'program' | 'app';
+  ruleKind: TAlertRuleKind;
   ruleId: number;
 }
 
 /**
- * The ids of every account that may see the alert, in one query: accounts of the alert's tenant that are vendors or
- * admins, or users holding the device through `device_authz` or a project role; for an app-rule alert, only the
- * rule's owner among those.
+ * The ids of every account that may see each alert of `keys`, in one query: accounts of the alert's tenant that are
+ * vendors or admins, or users holding the device through `device_authz` or a project role with `receive_alerts`;
+ * for an app-rule alert, only the rule's owner among those. Answers one list per key, in order.
  */
+export async function alertAudiences(db: Db, keys: readonly TAlertAudienceKey[]): Promise<number[][]> {
+  if (keys.length === 0) return [];
+  const wanted = JSON.stringify(
+    keys.map((k, i) => ({ i, tenant_id: k.tenantId, device_id: k.deviceId, rule_kind: k.ruleKind, rule_id: k.ruleId })),
+  );
+  const deviceId = sql.raw('k.device_id');
+  const grantedUsers = sql`select ${deviceAuthz.accountId} from ${deviceAuthz} where ${deviceAuthz.deviceId} = ${deviceId}
+    union ${roleMemberIdsOf(deviceId, 'receive_alerts')}`;
+  const rows = rowsOf<{ i: number; id: number }>(
+    await db.execute(sql`
+      select k.i, ${accounts.id} as id
+      from jsonb_to_recordset(${wanted}::jsonb) as k(i int, tenant_id int, device_id int, rule_kind text, rule_id int)
+      join ${accounts} on ${accounts.tenantId} = k.tenant_id
+      where (${accounts.level} in ('vendor', 'admin') or ${accounts.id} in (${grantedUsers}))
+        and (k.rule_kind <> 'app'
+             or ${accounts.id} in (select ${deviceUserRules.accountId} from ${deviceUserRules} where ${deviceUserRules.id} = k.rule_id))
+      order by k.i, ${accounts.id}`),
+  );
+  const out = keys.map((): number[] => []);
+  for (const r of rows) out[Number(r.i)]?.push(Number(r.id));
+  return out;
+}
+
+/** {@link alertAudiences} of one alert. */
 export async function alertAudience(db: Db, key: TAlertAudienceKey): Promise<number[]> {
-  const grantedUsers = sql`select ${deviceAuthz.accountId} from ${deviceAuthz} where ${deviceAuthz.deviceId} = ${key.deviceId}
-    union ${roleMemberIdsOf(key.deviceId, 'receive_alerts')}`;
-  const seesDevice = or(inArray(accounts.level, ['vendor', 'admin']), sql`${accounts.id} in (${grantedUsers})`)!;
-  const ruleOwner = sql`${accounts.id} in (select ${deviceUserRules.accountId} from ${deviceUserRules} where ${deviceUserRules.id} = ${key.ruleId})`;
-  const rows = await db
-    .select({ id: accounts.id })
-    .from(accounts)
-    .where(and(eq(accounts.tenantId, key.tenantId), seesDevice, key.ruleKind === 'app' ? ruleOwner : undefined));
-  return rows.map((r) => r.id);
+  const [ids] = await alertAudiences(db, [key]);
+  return ids ?? [];
 }

@@ -64,28 +64,75 @@ function touchOf(row: TTouchRow): TAlertTouch {
 const sameRule = (k: TAlertRuleKey) =>
   sql`rule_kind = ${k.kind} and rule_id = ${k.ruleId} and rule_index = ${k.ruleIndex} and device_id = ${k.deviceId}`;
 
+/** One alert to open or refresh: its target, trigger, time (epoch ms) and how many evaluations it counts. */
+export interface TAlertRaiseRow {
+  target: TAlertTarget;
+  trigger: TAlertTrigger;
+  now: number;
+  evaluations: number;
+}
+
+const keyOf = (k: TAlertRuleKey) => `${k.kind}:${k.ruleId}:${k.ruleIndex}:${k.deviceId}`;
+
 /**
- * Opens an alert for `target` at `now`, or — when one is active — counts this evaluation on it (last_seen_at,
- * count + 1, trigger). A new alert is `flapping` when the rule and device opened ALERT_FLAP_OPENS − 1 others within
- * the window; an active flapping alert stops flapping once it is the window old (nothing opened since).
+ * Opens an alert for each row's target at its `now`, or — when one is active — counts the row's evaluations on it
+ * (last_seen_at, count, trigger), all in one statement. A new alert is `flapping` when the rule and device opened
+ * ALERT_FLAP_OPENS − 1 others within the window; an active flapping alert stops flapping once it is the window old
+ * (nothing opened since). Answers the touches in the order of `rows`, whose targets must be distinct alerts.
  */
-export async function upsertAlert(db: Db, a: TAlertTarget, trigger: TAlertTrigger, now: number): Promise<TAlertTouch> {
-  const kind: TAlertRuleKind = a.kind;
+export async function upsertAlerts(db: Db, rows: readonly TAlertRaiseRow[]): Promise<TAlertTouch[]> {
+  if (rows.length === 0) return [];
+  const values = rows.map(({ target: a, trigger, now, evaluations }) => ({
+    tenant_id: a.tenantId,
+    project_id: a.projectId,
+    product_id: a.productId,
+    device_id: a.deviceId,
+    rule_kind: a.kind,
+    rule_id: a.ruleId,
+    rule_index: a.ruleIndex,
+    rule_name: a.ruleName,
+    level: a.level,
+    message: a.message,
+    trigger_key: trigger?.key ?? null,
+    trigger_value: trigger?.value ?? null,
+    now,
+    n: evaluations,
+  }));
   const res = await db.execute(sql`
     insert into alerts (tenant_id, project_id, product_id, device_id, rule_kind, rule_id, rule_index, rule_name, level, message,
                         trigger_key, trigger_value, first_seen_at, last_seen_at, count, flapping)
-    values (${a.tenantId}, ${a.projectId}, ${a.productId}, ${a.deviceId}, ${kind}, ${a.ruleId}, ${a.ruleIndex}, ${a.ruleName},
-            ${a.level}, ${a.message}, ${trigger?.key ?? null}, ${trigger?.value ?? null}, ${now}, ${now}, 1,
-            (select count(*) >= ${ALERT_FLAP_OPENS - 1} from alerts
-              where ${sameRule(a)} and first_seen_at > ${now - FLAP_WINDOW_MS}))
+    select v.tenant_id, v.project_id, v.product_id, v.device_id, v.rule_kind, v.rule_id, v.rule_index, v.rule_name, v.level,
+           v.message, v.trigger_key, v.trigger_value, v.now, v.now, v.n,
+           (select count(*) >= ${ALERT_FLAP_OPENS - 1} from alerts o
+             where o.rule_kind = v.rule_kind and o.rule_id = v.rule_id and o.rule_index = v.rule_index
+               and o.device_id = v.device_id and o.first_seen_at > v.now - ${FLAP_WINDOW_MS})
+    from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(tenant_id int, project_id int, product_id int, device_id int,
+         rule_kind text, rule_id int, rule_index int, rule_name text, level text, message text, trigger_key text,
+         trigger_value float8, now bigint, n int)
     on conflict (rule_kind, rule_id, rule_index, device_id) where state <> 'resolved' do update
       set last_seen_at = greatest(alerts.last_seen_at, excluded.last_seen_at),
-          count = alerts.count + 1,
+          count = alerts.count + excluded.count,
           trigger_key = coalesce(excluded.trigger_key, alerts.trigger_key),
           trigger_value = coalesce(excluded.trigger_value, alerts.trigger_value),
           flapping = alerts.flapping and excluded.last_seen_at - alerts.first_seen_at < ${FLAP_WINDOW_MS}
-    returning id, (xmax = 0) as inserted, flapping, notified_at, first_seen_at`);
-  return touchOf(rowsOf<TTouchRow>(res)[0]);
+    returning id, (xmax = 0) as inserted, flapping, notified_at, first_seen_at, rule_kind, rule_id, rule_index, device_id`);
+  const byKey = new Map(
+    rowsOf<TTouchRow & { rule_kind: TAlertRuleKind; rule_id: number; rule_index: number; device_id: number }>(res).map((r) => [
+      keyOf({ kind: r.rule_kind, ruleId: Number(r.rule_id), ruleIndex: Number(r.rule_index), deviceId: Number(r.device_id) }),
+      touchOf(r),
+    ]),
+  );
+  return rows.map((r) => {
+    const touch = byKey.get(keyOf(r.target));
+    if (!touch) throw new Error(`alert upsert answered no row for ${keyOf(r.target)}`);
+    return touch;
+  });
+}
+
+/** {@link upsertAlerts} of one alert, counting one evaluation. */
+export async function upsertAlert(db: Db, a: TAlertTarget, trigger: TAlertTrigger, now: number): Promise<TAlertTouch> {
+  const [touch] = await upsertAlerts(db, [{ target: a, trigger, now, evaluations: 1 }]);
+  return touch as TAlertTouch;
 }
 
 /** Counts an evaluation on the active alert of the rule and device, if there is one (edge trigger: never opens). */

@@ -5,7 +5,7 @@ import { authorise, buildDeviceProject, type TBuiltProject } from '../../../test
 import { TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { startTwoTenants } from '../../../test/tenants.js';
 import type { TBuiltAccount } from '../../../test/factories.js';
-import { projects } from '../../db/schema.js';
+import { alerts, projects } from '../../db/schema.js';
 import { insertAlert, parseCsv } from './alerts.fixtures.js';
 
 type TError = { code: string; message: string };
@@ -55,6 +55,10 @@ describe(`alert history: filters, range, CSV (${TEST_DB_KIND})`, () => {
     expect(await list(`${range}&product_id=${product2}`)).toEqual([ids.c]);
     expect(await list(`${range}&device=${p1.devices[1].tangramId.toLowerCase()}`)).toEqual([ids.b]);
     expect(await list(`${range}&level=alert&project_id=${p1.projectId}`)).toEqual([ids.a]);
+    expect(await list(`${range}&rule_kind=simple`)).toEqual([ids.c, ids.b, ids.a, ids.old]);
+    expect(await list(`${range}&rule_kind=platform`)).toEqual([]);
+    const [ruleOfB] = await server.ctx.db.select({ ruleId: alerts.ruleId }).from(alerts).where(eq(alerts.id, ids.b));
+    expect(await list(`${range}&rule_kind=simple&rule_id=${ruleOfB?.ruleId}`)).toEqual([ids.b]);
     // Both ends inclusive.
     expect(await list(`from=${T0}&to=${T0 + 1000}`)).toEqual([ids.b, ids.a]);
     // A user's filters work within what it may see.
@@ -63,7 +67,17 @@ describe(`alert history: filters, range, CSV (${TEST_DB_KIND})`, () => {
   });
 
   it('refuses bad filters with 400', async () => {
-    for (const q of ['level=panic', 'state=gone', 'project_id=x', 'device=123', 'from=-1', 'limit=0', 'page=0']) {
+    for (const q of [
+      'level=panic',
+      'state=gone',
+      'project_id=x',
+      'device=123',
+      'from=-1',
+      'limit=0',
+      'page=0',
+      'rule_kind=x',
+      'rule_id=5',
+    ]) {
       const res = await server.api<TError>('GET', `${alertPaths.alerts}?${q}`, { token: vendor.token });
       expect(res.status, q).toBe(400);
     }

@@ -23,8 +23,12 @@ export function checkedAlertRange(q: { from?: number; to?: number }, nowMs = Dat
   return range;
 }
 
-/** The alerts `principal` may see that match every filter of `q` within `range`. */
+/**
+ * The alerts `principal` may see that match every filter of `q` within `range`.
+ * @throws AppError 400 VALIDATION_FAILED for `rule_id` without `rule_kind` (rule ids are per kind).
+ */
 export function alertFilterWhere(principal: TPrincipal, q: TAlertFilterQuery, range: { from: number; to: number }): SQL {
+  if (q.rule_id !== undefined && q.rule_kind === undefined) throw badRequest('rule_id needs rule_kind');
   const device = q.device
     ? sql`${alerts.deviceId} in (select ${devices.id} from ${devices} where ${devices.tangramId} = ${q.device})`
     : undefined;
@@ -35,6 +39,8 @@ export function alertFilterWhere(principal: TPrincipal, q: TAlertFilterQuery, ra
     q.state ? eq(alerts.state, q.state) : undefined,
     q.project_id ? eq(alerts.projectId, q.project_id) : undefined,
     q.product_id ? eq(alerts.productId, q.product_id) : undefined,
+    q.rule_kind ? eq(alerts.ruleKind, q.rule_kind) : undefined,
+    q.rule_id ? eq(alerts.ruleId, q.rule_id) : undefined,
     device,
   )!;
 }

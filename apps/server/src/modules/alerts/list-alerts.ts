@@ -2,8 +2,8 @@
  * Reading alerts (spec §7 `alerts`, `dashboard/alerts`; §9 "Alerts show latest 100"): the history list, filtered and
  * paged, and the dashboard's latest alerts. Newest first: by first seen, then id.
  */
-import { count, desc } from 'drizzle-orm';
-import { ALERTS_LATEST_MAX, type TAlertDashboard, type TAlertList, type TAlertListQuery } from '@tessera/contracts';
+import { and, count, desc, eq } from 'drizzle-orm';
+import { ALERTS_LATEST_MAX, type TAlertDashboard, type TAlertList, type TAlertListQuery, type TAlertRuleKind } from '@tessera/contracts';
 import type { TPrincipal } from '../../core/principal.js';
 import type { Db } from '../../db/client.js';
 import { pageOf } from '../../db/paging.js';
@@ -34,10 +34,19 @@ export async function listAlerts(db: Db, principal: TPrincipal, q: TAlertListQue
   );
 }
 
-/** The latest ALERTS_LATEST_MAX alerts `principal` may see, any state, newest first. */
-export async function latestAlerts(db: Db, principal: TPrincipal): Promise<TAlertDashboard> {
+/**
+ * The latest ALERTS_LATEST_MAX alerts `principal` may see, any state, newest first; `rules` narrows to one rule
+ * kind (and one rule of it).
+ */
+export async function latestAlerts(db: Db, principal: TPrincipal, rules?: { kind: TAlertRuleKind; id?: number }): Promise<TAlertDashboard> {
   const rows = await selectAlertViews(db)
-    .where(visibleAlertsCondition(principal))
+    .where(
+      and(
+        visibleAlertsCondition(principal),
+        rules ? eq(alerts.ruleKind, rules.kind) : undefined,
+        rules?.id !== undefined ? eq(alerts.ruleId, rules.id) : undefined,
+      ),
+    )
     .orderBy(...newestFirst)
     .limit(ALERTS_LATEST_MAX);
   return { data: rows.map(presentAlert) };

@@ -4,13 +4,11 @@
  * Its key is not the access-token key (a `settings` row of its own, shared by replicas), so a view token is never
  * a bearer token and a bearer token never opens a page.
  */
-import { eq } from 'drizzle-orm';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { CUSTOM_PAGE_VIEW_TTL_S } from '@tessera/contracts';
 import { z } from 'zod';
-import { randomSecret } from '../../core/crypto.js';
+import { purposeKey } from '../../core/purpose-key.js';
 import type { Db } from '../../db/client.js';
-import { settings } from '../../db/schema.js';
 
 const AUDIENCE = 'tessera:custom-page';
 const SETTING_KEY = 'custom_page_view_secret';
@@ -37,25 +35,7 @@ const ZClaims = z.object({
 /** Why a token was refused. */
 export type TViewRefusal = 'expired' | 'invalid';
 
-const keys = new WeakMap<Db, Promise<Uint8Array>>();
-
-/** The signing key: the `settings` row, created on first use (every replica reads the same row). */
-function keyOf(db: Db): Promise<Uint8Array> {
-  let key = keys.get(db);
-  if (!key) {
-    key = (async () => {
-      await db
-        .insert(settings)
-        .values({ key: SETTING_KEY, value: randomSecret('', 48) })
-        .onConflictDoNothing();
-      const [row] = await db.select().from(settings).where(eq(settings.key, SETTING_KEY));
-      return new TextEncoder().encode(row.value);
-    })();
-    key.catch(() => keys.delete(db));
-    keys.set(db, key);
-  }
-  return key;
-}
+const keyOf = (db: Db) => purposeKey(db, SETTING_KEY);
 
 /** Signs a view token for `grant`, valid `ttlS` seconds (default {@link CUSTOM_PAGE_VIEW_TTL_S}); answers it and its expiry (epoch ms). */
 export async function signViewToken(

@@ -1,5 +1,5 @@
 /** What the demo loads. Values only; seed-demo.ts writes them. */
-import type { TAccountLevel, TSimpleRuleInput, TStatusGroup } from '@tessera/contracts';
+import type { TAccountLevel, TFlowGraphInput, TSimpleRuleInput, TStatusGroup } from '@tessera/contracts';
 
 /** The password of every demo account (meets the §5 password rule). */
 export const DEMO_PASSWORD = 'Demo#2026';
@@ -92,3 +92,83 @@ export const DEMO_RULE: TSimpleRuleInput = {
   notify_email: false,
   notify_line: false,
 };
+
+const at = (x: number, y: number) => ({ x, y });
+
+/**
+ * The demo tenant's platform rules (docs/platform-rules.md): "Line overheating" — any demo device's temperature
+ * above 25.5 °C while its 10-minute average is above 25 °C (the simulator's afternoon peak) raises an alert and
+ * notifies the project's recipients by email and LINE; "Nightly device check" — at 02:00 Taipei time every night,
+ * getDeviceInfo to all five demo devices, five at a time.
+ */
+export function demoPlatformRules(projectId: number): { name: string; description: string; graph: TFlowGraphInput }[] {
+  return [
+    {
+      name: 'Line overheating',
+      description: 'Temperature high and staying high on the demo line',
+      graph: {
+        nodes: [
+          {
+            id: 'n1',
+            type: 'start',
+            position: at(200, 0),
+            data: { trigger: { kind: 'telemetry', scope: { kind: 'projects', ids: [projectId] }, keys: ['temperature'] } },
+          },
+          {
+            id: 'n2',
+            type: 'aggregation',
+            position: at(200, 100),
+            data: { name: 'avg10', fn: 'avg', key: 'temperature', amount: 10, unit: 'minute' },
+          },
+          { id: 'n3', type: 'condition', position: at(200, 200), data: { expression: 'value > 25.5 && avg10 > 25' } },
+          { id: 'n4', type: 'conditionResult', position: at(200, 300), data: { result: true } },
+          {
+            id: 'n5',
+            type: 'alert',
+            position: at(60, 400),
+            data: { level: 'alert', message: '{{tangramId}} overheating: {{value}} °C (10-min average {{avg10}} °C)' },
+          },
+          {
+            id: 'n6',
+            type: 'notification',
+            position: at(340, 400),
+            data: { email: true, line: true, message: 'Line overheating on {{tangramId}}: {{value}} °C' },
+          },
+        ],
+        edges: [
+          { id: 'e1', source: 'n1', target: 'n2' },
+          { id: 'e2', source: 'n2', target: 'n3' },
+          { id: 'e3', source: 'n3', target: 'n4' },
+          { id: 'e4', source: 'n4', target: 'n5' },
+          { id: 'e5', source: 'n5', target: 'n6' },
+        ],
+      },
+    },
+    {
+      name: 'Nightly device check',
+      description: 'Asks every demo device for its firmware and signal at 02:00',
+      graph: {
+        nodes: [
+          {
+            id: 'n1',
+            type: 'start',
+            position: at(200, 0),
+            data: { trigger: { kind: 'schedule', cron: '0 2 * * *', time_zone: 'Asia/Taipei' } },
+          },
+          {
+            id: 'n2',
+            type: 'deviceParallelControl',
+            position: at(200, 120),
+            data: {
+              scope: { kind: 'projects', ids: [projectId] },
+              command: { name: 'getDeviceInfo' },
+              concurrency: 5,
+              result_variable: 'allAnswered',
+            },
+          },
+        ],
+        edges: [{ id: 'e1', source: 'n1', target: 'n2' }],
+      },
+    },
+  ];
+}

@@ -1,5 +1,15 @@
 import { valuesOf } from '@tessera/device-sim';
-import { DEFAULT_FEATURES, paths, rulePaths, type TDevice, type TDeviceDetail, type TProject, type TSimpleRule } from '@tessera/contracts';
+import {
+  DEFAULT_FEATURES,
+  paths,
+  platformRulePaths,
+  rulePaths,
+  type TPlatformRuleList,
+  type TDevice,
+  type TDeviceDetail,
+  type TProject,
+  type TSimpleRule,
+} from '@tessera/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVendor } from '../../../test/factories.js';
@@ -76,6 +86,17 @@ describe(`demo seed (${TEST_DB_KIND})`, () => {
     expect(Math.max(...Array.from({ length: 600 }, (_, s) => valuesOf('current', s * 1000, () => 0.5)[0]))).toBeGreaterThan(
       DEMO_RULE.threshold,
     );
+  });
+
+  it('gives the demo vendor two running platform rules: line overheating on telemetry and a nightly device check', async () => {
+    const token = await tokenOf(server, 'vendor@example.com');
+    const list = await server.api<TPlatformRuleList>('GET', platformRulePaths.rules, { token });
+    expect(list.body.data.map((r) => [r.name, r.status, r.trigger_kind, r.version]).sort()).toEqual([
+      ['Line overheating', 'running', 'telemetry', 1],
+      ['Nightly device check', 'running', 'schedule', 1],
+    ]);
+    // Both deploy as they are: the demo graphs pass the same checks an apply makes.
+    for (const r of list.body.data) expect((await server.api('POST', platformRulePaths.action(r.id, 'apply'), { token })).status).toBe(200);
   });
 
   it('authorises the demo user for exactly 2 of the 5 devices', async () => {

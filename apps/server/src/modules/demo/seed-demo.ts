@@ -4,22 +4,23 @@
  * user's authorisation for two of them. One transaction: a failure leaves the database empty, so the next start retries.
  */
 import { count, eq } from 'drizzle-orm';
-import { DEFAULT_FEATURES } from '@tessera/contracts';
+import { DEFAULT_FEATURES, ZFlowGraph } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { hashPassword } from '../../core/crypto.js';
-import { accounts, deviceAuthz, productClasses, tangramProducts, tenants } from '../../db/schema.js';
+import { accounts, deviceAuthz, platformRules, productClasses, tangramProducts, tenants } from '../../db/schema.js';
 import { registerDevices } from '../devices/register-devices.js';
 import { MOTOR_ENV_MODEL_NUMBER } from '../products/catalogue-data.js';
 import { createProduct } from '../products/product-service.js';
 import { createSimpleRule } from '../project-rules/simple-rules.js';
 import { createProject, updateProject } from '../projects/project-service.js';
 import * as demo from './demo-data.js';
+import type { TRuleChanges } from '../../core/context.js';
 
 /**
  * Seeds the demo when the database has no accounts. Needs the catalogue (ensureCatalogue) to exist.
  * @returns true when it seeded, false when accounts already existed.
  */
-export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
+export async function seedDemoIfEmpty(db: Db, ruleChanges: TRuleChanges): Promise<boolean> {
   const [{ n }] = await db.select({ n: count() }).from(accounts);
   if (n > 0) return false;
   const passwordHash = await hashPassword(demo.DEMO_PASSWORD);
@@ -50,7 +51,7 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
       device_authz_method: 'all',
     });
     await updateProject(tx, tenant.id, project.id, { status_groups: demo.DEMO_STATUS_GROUPS });
-    await createSimpleRule(tx, tenant.id, project.id, demo.DEMO_RULE);
+    await createSimpleRule(tx, ruleChanges, tenant.id, project.id, demo.DEMO_RULE);
     const devices = await registerDevices(
       tx,
       tenant.id,
@@ -59,6 +60,20 @@ export async function seedDemoIfEmpty(db: Db): Promise<boolean> {
     );
     const user = made.find((a) => a.email === demo.DEMO_USER_EMAIL)!;
     await tx.insert(deviceAuthz).values(devices.slice(0, demo.DEMO_USER_DEVICE_COUNT).map((d) => ({ deviceId: d.id, accountId: user.id })));
+    for (const rule of demo.demoPlatformRules(project.id)) {
+      const graph = ZFlowGraph.parse(rule.graph);
+      const start = graph.nodes.find((n) => n.type === 'start');
+      await tx.insert(platformRules).values({
+        tenantId: tenant.id,
+        name: rule.name,
+        description: rule.description,
+        status: 'running',
+        draft: graph,
+        applied: graph,
+        version: 1,
+        triggerKind: start?.type === 'start' ? start.data.trigger.kind : null,
+      });
+    }
   });
   return true;
 }

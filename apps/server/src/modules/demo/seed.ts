@@ -18,7 +18,7 @@ import { seedDemoIfEmpty } from './seed-demo.js';
  * @returns a function that stops the simulator.
  */
 export async function startDemo(ctx: TAppContext, brokerUrl: string): Promise<() => Promise<void>> {
-  const seeded = await seedDemoIfEmpty(ctx.db);
+  const seeded = await seedDemoIfEmpty(ctx.db, ctx.ruleChanges);
   const simDevices = await rotateDemoSecrets(ctx.db);
   if (!simDevices) {
     ctx.log.info('demo not loaded: the database already has accounts and no demo vendor');

@@ -76,8 +76,7 @@ export async function deviceControlRoutes(app: TApp, ctx: TAppContext): Promise<
     async (req, reply) => {
       const principal = principalOf(req);
       const device = await deviceFor(db, principal, req.params.tangramId, 'receive_alerts');
-      const rule = await createUserRule(db, principal, device, req.body);
-      ctx.ruleChanges.projectChanged(device.projectId);
+      const rule = await createUserRule(db, ctx.ruleChanges, principal, device, req.body);
       return reply.status(201).send(rule);
     },
   );
@@ -87,8 +86,7 @@ export async function deviceControlRoutes(app: TApp, ctx: TAppContext): Promise<
     async (req) => {
       const principal = principalOf(req);
       const device = await deviceFor(db, principal, req.params.tangramId, 'receive_alerts');
-      const rule = await updateUserRule(db, principal, device, req.params.id, req.body);
-      ctx.ruleChanges.projectChanged(device.projectId);
+      const rule = await updateUserRule(db, ctx.ruleChanges, principal, device, req.params.id, req.body);
       return rule;
     },
   );
@@ -98,8 +96,7 @@ export async function deviceControlRoutes(app: TApp, ctx: TAppContext): Promise<
     async (req, reply) => {
       const principal = principalOf(req);
       const device = await deviceFor(db, principal, req.params.tangramId, 'receive_alerts');
-      await deleteUserRule(db, principal, device, req.params.id);
-      ctx.ruleChanges.projectChanged(device.projectId);
+      await deleteUserRule(db, ctx.ruleChanges, principal, device, req.params.id);
       return reply.status(204).send(null);
     },
   );

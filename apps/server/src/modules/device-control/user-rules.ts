@@ -20,6 +20,7 @@ import { pageOf } from '../../db/paging.js';
 import type { Db } from '../../db/client.js';
 import { accounts, deviceUserRules, devices, projectSensors } from '../../db/schema.js';
 import type { TDeviceRow } from '../devices/access.js';
+import type { TRuleChanges } from '../../core/context.js';
 
 type TRuleRow = typeof deviceUserRules.$inferSelect;
 type TRuleFields = z.output<typeof ZUserRuleInput>;
@@ -85,7 +86,13 @@ export async function listUserRules(db: Db, principal: TPrincipal, device: TDevi
  * Adds a rule of the calling user. The device row is locked while counting, so concurrent adds cannot pass
  * USER_RULES_MAX. @throws AppError 403 (vendor), 400 (key/slot), 409 (USER_RULES_MAX reached).
  */
-export async function createUserRule(db: Db, principal: TPrincipal, device: TDeviceRow, input: TRuleFields): Promise<TUserRule> {
+export async function createUserRule(
+  db: Db,
+  changes: TRuleChanges,
+  principal: TPrincipal,
+  device: TDeviceRow,
+  input: TRuleFields,
+): Promise<TUserRule> {
   assertRuleOwnerLevel(principal);
   await assertKeyAndSlot(db, device, input.key, input.slot);
   const row = await db.transaction(async (tx) => {
@@ -106,6 +113,7 @@ export async function createUserRule(db: Db, principal: TPrincipal, device: TDev
       .returning();
     return created;
   });
+  changes.projectChanged(device.projectId);
   return presentRule(row, principal.email, device.tangramId);
 }
 
@@ -130,6 +138,7 @@ async function ownRule(db: Db, principal: TPrincipal, device: TDeviceRow, id: nu
 /** Changes any subset of a rule's fields. @throws AppError 403 (vendor), 404 (not the caller's), 400 (key/slot). */
 export async function updateUserRule(
   db: Db,
+  changes: TRuleChanges,
   principal: TPrincipal,
   device: TDeviceRow,
   id: number,
@@ -141,12 +150,14 @@ export async function updateUserRule(
     await assertKeyAndSlot(db, device, input.key ?? current.key, input.slot ?? current.slot);
   }
   const [row] = await db.update(deviceUserRules).set(ruleColumns(input)).where(eq(deviceUserRules.id, current.id)).returning();
+  changes.projectChanged(device.projectId);
   return presentRule(row, principal.email, device.tangramId);
 }
 
 /** Deletes a rule of the caller. @throws AppError 403 (vendor), 404 (not the caller's). */
-export async function deleteUserRule(db: Db, principal: TPrincipal, device: TDeviceRow, id: number): Promise<void> {
+export async function deleteUserRule(db: Db, changes: TRuleChanges, principal: TPrincipal, device: TDeviceRow, id: number): Promise<void> {
   assertRuleOwnerLevel(principal);
   const rule = await ownRule(db, principal, device, id);
   await db.delete(deviceUserRules).where(eq(deviceUserRules.id, rule.id));
+  changes.projectChanged(device.projectId);
 }

@@ -9,7 +9,7 @@ import type { Logger } from 'pino';
 import type { TMessageBus } from '../../core/context.js';
 import type { Db } from '../../db/client.js';
 import { deviceCommands } from '../../db/schema.js';
-import { exchangeCommand, type TCommand } from '../device-control/command-channel.js';
+import { exchangeCommand, type TCommand, type TCommandExchange } from '../device-control/command-channel.js';
 import type { TIngestDevice } from '../ingest/directory.js';
 
 /** The sender shown in the command log for a rule's command. */
@@ -23,31 +23,44 @@ export class RuleCommands {
 
   constructor(private readonly deps: { db: Db; bus: TMessageBus; log: Logger; timeoutMs: number }) {}
 
-  /** Sends `command` to `device` on behalf of rule `ruleName`; never throws. */
-  send(device: TIngestDevice, ruleName: string, command: TCommand): void {
-    const { db, bus, log, timeoutMs } = this.deps;
+  /**
+   * Sends `command` to `device` on behalf of rule `ruleName`, waits for the reply (at most `timeoutMs`, default the
+   * server's command timeout) and logs the outcome in the device's command log.
+   * @throws AppError 503 when the broker is down; a failure to write the log is thrown too.
+   */
+  async exchange(
+    device: Pick<TIngestDevice, 'id' | 'tenantId' | 'tangramId'>,
+    ruleName: string,
+    command: TCommand,
+    timeoutMs?: number,
+  ): Promise<TCommandExchange> {
+    const { db, bus } = this.deps;
     const reqId = randomUUID();
     const sentAt = Date.now();
-    const run = exchangeCommand(bus, device.tangramId, reqId, command, timeoutMs)
-      .then((exchange) =>
-        db.insert(deviceCommands).values({
-          reqId,
-          tenantId: device.tenantId,
-          deviceId: device.id,
-          accountId: null,
-          accountEmail: ruleSender(ruleName),
-          name: command.name,
-          params: command.params,
-          outcome: exchange.outcome,
-          error: exchange.outcome === 'device_error' ? exchange.error : null,
-          latencyMs: 'latencyMs' in exchange ? exchange.latencyMs : null,
-          createdAt: sentAt,
-        }),
-      )
-      .then(
-        () => undefined,
-        (err: unknown) => log.warn({ err, deviceId: device.id, command: command.name }, 'rule engine: command not sent or not logged'),
-      );
+    const exchange = await exchangeCommand(bus, device.tangramId, reqId, command, timeoutMs ?? this.deps.timeoutMs);
+    await db.insert(deviceCommands).values({
+      reqId,
+      tenantId: device.tenantId,
+      deviceId: device.id,
+      accountId: null,
+      accountEmail: ruleSender(ruleName),
+      name: command.name,
+      params: command.params,
+      outcome: exchange.outcome,
+      error: exchange.outcome === 'device_error' ? exchange.error : null,
+      latencyMs: 'latencyMs' in exchange ? exchange.latencyMs : null,
+      createdAt: sentAt,
+    });
+    return exchange;
+  }
+
+  /** Sends `command` to `device` on behalf of rule `ruleName` without waiting (the outcome is logged); never throws. */
+  send(device: TIngestDevice, ruleName: string, command: TCommand): void {
+    const run = this.exchange(device, ruleName, command).then(
+      () => undefined,
+      (err: unknown) =>
+        this.deps.log.warn({ err, deviceId: device.id, command: command.name }, 'rule engine: command not sent or not logged'),
+    );
     this.inFlight.add(run);
     void run.finally(() => this.inFlight.delete(run));
   }

@@ -4,13 +4,10 @@
  */
 import { asc, eq } from 'drizzle-orm';
 import { paths, topics, type TProject, type TRuleProgram, type TRuleTypeUpdate } from '@tessera/contracts';
-import type { InjectOptions } from 'fastify';
 import type { MqttClient } from 'mqtt';
-import pino from 'pino';
-import { startServer } from '../../app/server.js';
 import type { Database } from '../../db/client.js';
 import { alerts, projectBlocklyPrograms } from '../../db/schema.js';
-import { openTestDatabase, testConfig, type TTestServer } from '../../../test/helpers.js';
+import { startTestServer, type TTestServer } from '../../../test/helpers.js';
 import { connectMqtt } from '../ingest/ingest-test-kit.js';
 import type { TRuleNotification, TRuleNotifier } from '../notifications/types.js';
 
@@ -25,7 +22,6 @@ export interface TRuleTestServer extends TTestServer {
 
 /** Starts a server (on `database`, else a fresh one) whose engine uses a test clock and records notifications. */
 export async function startRuleServer(database?: Database): Promise<TRuleTestServer> {
-  const db = database ?? (await openTestDatabase());
   const clock = {
     now: Date.now(),
     advance(ms: number) {
@@ -39,29 +35,8 @@ export async function startRuleServer(database?: Database): Promise<TRuleTestSer
       await real.notify(n);
     },
   });
-  const log = pino({ level: process.env.TEST_LOG ?? 'silent' });
-  const server = await startServer(testConfig(), { database: db, log, ruleClock: () => clock.now, ruleNotifier: record });
-  return {
-    ...server,
-    database: db,
-    notifications,
-    clock,
-    settle: () => server.rules.idle(),
-    mqttUrl: `mqtt://127.0.0.1:${server.mqttPort}`,
-    wsUrl: `ws://127.0.0.1:${server.httpPort}/mqtt`,
-    httpUrl: `http://127.0.0.1:${server.httpPort}`,
-    async api(method, url, opts = {}) {
-      const headers: Record<string, string> = { ...(opts.headers ?? {}) };
-      if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-      const res = await server.app.inject({ method, url, headers, payload: opts.body as InjectOptions['payload'] });
-      const body = (res.headers['content-type'] ?? '').toString().includes('json') && res.body ? JSON.parse(res.body) : res.body;
-      return { status: res.statusCode, body: body as never, headers: res.headers };
-    },
-    async stop() {
-      await server.close();
-      if (!database) await db.close();
-    },
-  };
+  const server = await startTestServer({}, database, { ruleClock: () => clock.now, ruleNotifier: record });
+  return { ...server, notifications, clock, settle: () => server.rules.idle() };
 }
 
 /** Connects as device `tangramId`. */

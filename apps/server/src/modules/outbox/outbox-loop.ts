@@ -45,18 +45,25 @@ export function failedAttempt(previousAttempts: number, err: unknown, now = Date
 
 /**
  * Claims up to `limit` due pending rows of outbox `table` (columns `id`, `status`, `next_attempt_at`) by moving their
- * `next_attempt_at` past the lease; answers the claimed rows' `columns` (raw SQL column list, e.g. `id, "to", text`).
- * `onlyId` claims that one row if it is due (a send-now path).
+ * `next_attempt_at` past the lease (`leaseMs`, default OUTBOX.leaseMs); answers the claimed rows' `columns` (raw SQL
+ * column list, e.g. `id, "to", text`). `onlyId` claims that one row if it is due (a send-now path). `stateColumn`
+ * names the column holding `pending` when it is not `status` (a job table whose `status` is the user's state).
  */
-export async function claimDue<T>(db: Db, table: string, columns: string, opts: { limit?: number; onlyId?: number } = {}): Promise<T[]> {
+export async function claimDue<T>(
+  db: Db,
+  table: string,
+  columns: string,
+  opts: { limit?: number; onlyId?: number; leaseMs?: number; stateColumn?: string } = {},
+): Promise<T[]> {
   const now = Date.now();
   const t = sql.identifier(table);
+  const state = sql.identifier(opts.stateColumn ?? 'status');
   const only = opts.onlyId === undefined ? sql`` : sql`and id = ${opts.onlyId}`;
   return rowsOf<T>(
     await db.execute(sql`
-      update ${t} set next_attempt_at = ${now + OUTBOX.leaseMs}
+      update ${t} set next_attempt_at = ${now + (opts.leaseMs ?? OUTBOX.leaseMs)}
       where id in (
-        select id from ${t} where status = 'pending' and next_attempt_at <= ${now} ${only}
+        select id from ${t} where ${state} = 'pending' and next_attempt_at <= ${now} ${only}
         order by next_attempt_at, id limit ${opts.limit ?? OUTBOX.batch} for update skip locked)
       returning ${sql.raw(columns)}`),
   );

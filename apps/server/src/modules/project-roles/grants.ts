@@ -25,7 +25,7 @@ export function roleGrantedDeviceIds(accountId: number, permission?: TProjectRol
  * A `select account_id …` subquery: the users granted device `deviceId` by a role — with `permission`, by a role
  * that includes it (the inverse of {@link roleGrantedDeviceIds}, for "who hears of this device").
  */
-export function roleMemberIdsOf(deviceId: number, permission?: TProjectRolePermission): SQL {
+export function roleMemberIdsOf(deviceId: number | SQL, permission?: TProjectRolePermission): SQL {
   const held = sql`select ${projectRoleMembers.accountId} from ${projectRoleMembers} inner join ${projectRoleDevices} on ${projectRoleDevices.roleId} = ${projectRoleMembers.roleId}`;
   if (!permission) return sql`${held} where ${projectRoleDevices.deviceId} = ${deviceId}`;
   return sql`${held} inner join ${projectRoles} on ${projectRoles.id} = ${projectRoleMembers.roleId}

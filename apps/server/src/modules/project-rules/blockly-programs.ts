@@ -25,6 +25,7 @@ import { loadCompileContext } from './compile-context.js';
 import { compileWorkspace } from './compiler/compile.js';
 import { ownedProject, type TRulesProject } from './ownership.js';
 import { presentProgram, presentProgramSummary, type TProgramRow } from './presenters.js';
+import type { TRuleChanges } from '../../core/context.js';
 
 const nameTaken = (name: string) => conflict(`a program named "${name}" already exists in this project`, RuleErrorCode.NameTaken);
 
@@ -59,9 +60,15 @@ export async function getProgram(db: Db, tenantId: number, projectId: number, pr
 }
 
 /** POST blocklys: compiles and stores a new program. @throws AppError 404 (project), 409 (name taken, limit reached). */
-export async function createProgram(db: Db, tenantId: number, projectId: number, input: TBlocklyProgramInput): Promise<TBlocklyProgram> {
+export async function createProgram(
+  db: Db,
+  changes: TRuleChanges,
+  tenantId: number,
+  projectId: number,
+  input: TBlocklyProgramInput,
+): Promise<TBlocklyProgram> {
   try {
-    return await db.transaction(async (tx) => {
+    const program = await db.transaction(async (tx) => {
       const project = await ownedProject(tx, tenantId, projectId, true);
       const [{ n }] = await tx.select({ n: count() }).from(projectBlocklyPrograms).where(eq(projectBlocklyPrograms.projectId, projectId));
       if (n >= BLOCKLY_PROGRAMS_MAX) throw conflict(`a project has at most ${BLOCKLY_PROGRAMS_MAX} programs`, RuleErrorCode.LimitReached);
@@ -79,6 +86,8 @@ export async function createProgram(db: Db, tenantId: number, projectId: number,
         .returning();
       return presentProgram(row);
     });
+    changes.projectChanged(projectId);
+    return program;
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(input.name);
     throw err;
@@ -91,6 +100,7 @@ export async function createProgram(db: Db, tenantId: number, projectId: number,
  */
 export async function updateProgram(
   db: Db,
+  changes: TRuleChanges,
   tenantId: number,
   projectId: number,
   programId: number,
@@ -110,6 +120,7 @@ export async function updateProgram(
       })
       .where(eq(projectBlocklyPrograms.id, current.id))
       .returning();
+    changes.projectChanged(projectId);
     return presentProgram(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(input.name ?? current.name);
@@ -118,10 +129,11 @@ export async function updateProgram(
 }
 
 /** DELETE blocklys/{ruleId}. @throws AppError 404 (project or program). */
-export async function deleteProgram(db: Db, tenantId: number, projectId: number, programId: number): Promise<void> {
+export async function deleteProgram(db: Db, changes: TRuleChanges, tenantId: number, projectId: number, programId: number): Promise<void> {
   await ownedProject(db, tenantId, projectId);
   const program = await ownedProgram(db, projectId, programId);
   await db.delete(projectBlocklyPrograms).where(eq(projectBlocklyPrograms.id, program.id));
+  changes.projectChanged(projectId);
 }
 
 /** The stored columns of a compile of `workspace`. */

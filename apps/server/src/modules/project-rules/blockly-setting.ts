@@ -7,6 +7,7 @@ import type { TBlocklyProperty, TBlocklySetting } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { projectBlocklySettings } from '../../db/schema.js';
 import { ownedProject } from './ownership.js';
+import type { TRuleChanges } from '../../core/context.js';
 
 /** The properties of a project already checked to be the caller's; empty when never saved. */
 export async function readProperties(db: Db, projectId: number): Promise<TBlocklyProperty[]> {
@@ -24,12 +25,19 @@ export async function getBlocklySetting(db: Db, tenantId: number, projectId: num
 }
 
 /** PUT blocklySetting: replaces the list (validated by ZBlocklySetting). @throws AppError 404 as GET. */
-export async function putBlocklySetting(db: Db, tenantId: number, projectId: number, input: TBlocklySetting): Promise<TBlocklySetting> {
+export async function putBlocklySetting(
+  db: Db,
+  changes: TRuleChanges,
+  tenantId: number,
+  projectId: number,
+  input: TBlocklySetting,
+): Promise<TBlocklySetting> {
   await ownedProject(db, tenantId, projectId);
   const values = { projectId, properties: input.properties, updatedAt: Date.now() };
   await db
     .insert(projectBlocklySettings)
     .values(values)
     .onConflictDoUpdate({ target: projectBlocklySettings.projectId, set: { properties: values.properties, updatedAt: values.updatedAt } });
+  changes.projectChanged(projectId);
   return { properties: await readProperties(db, projectId) };
 }

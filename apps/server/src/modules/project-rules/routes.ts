@@ -38,12 +38,7 @@ const blocklys = '/projects/:id/rules/blocklys';
 
 /** Registers the project rules routes. */
 export async function projectRuleRoutes(app: TApp, ctx: TAppContext): Promise<void> {
-  const { db } = ctx;
-  // A change to the project's rules reaches this process's rule engine at once (docs/rules.md "Rule cache").
-  app.addHook('onSend', async (req, reply, payload) => {
-    if (req.method !== 'GET' && reply.statusCode < 300) ctx.ruleChanges.projectChanged(Number((req.params as { id?: unknown }).id));
-    return payload;
-  });
+  const { db, ruleChanges } = ctx;
 
   app.get(simples, { ...vendor, schema: { tags, params: ZIdParam, querystring: ZListQuery, response: { 200: ZSimpleRuleList } } }, (req) =>
     listSimpleRules(db, tenant(req), req.params.id, req.query),
@@ -51,15 +46,15 @@ export async function projectRuleRoutes(app: TApp, ctx: TAppContext): Promise<vo
   app.post(
     simples,
     { ...vendor, schema: { tags, params: ZIdParam, body: ZSimpleRuleInput, response: { 201: ZSimpleRule } } },
-    async (req, reply) => reply.status(201).send(await createSimpleRule(db, tenant(req), req.params.id, req.body)),
+    async (req, reply) => reply.status(201).send(await createSimpleRule(db, ruleChanges, tenant(req), req.params.id, req.body)),
   );
   app.put(
     `${simples}/:ruleId`,
     { ...vendor, schema: { tags, params: ZProjectRuleParams, body: ZSimpleRuleUpdate, response: { 200: ZSimpleRule } } },
-    (req) => updateSimpleRule(db, tenant(req), req.params.id, req.params.ruleId, req.body),
+    (req) => updateSimpleRule(db, ruleChanges, tenant(req), req.params.id, req.params.ruleId, req.body),
   );
   app.delete(`${simples}/:ruleId`, { ...vendor, schema: { tags, params: ZProjectRuleParams, response: noContent } }, async (req, reply) => {
-    await deleteSimpleRule(db, tenant(req), req.params.id, req.params.ruleId);
+    await deleteSimpleRule(db, ruleChanges, tenant(req), req.params.id, req.params.ruleId);
     return reply.status(204).send(null);
   });
 
@@ -76,7 +71,7 @@ export async function projectRuleRoutes(app: TApp, ctx: TAppContext): Promise<vo
   app.post(
     blocklys,
     { ...vendor, schema: { tags, params: ZIdParam, body: ZBlocklyProgramInput, response: { 201: ZBlocklyProgram } } },
-    async (req, reply) => reply.status(201).send(await createProgram(db, tenant(req), req.params.id, req.body)),
+    async (req, reply) => reply.status(201).send(await createProgram(db, ruleChanges, tenant(req), req.params.id, req.body)),
   );
   app.get(`${blocklys}/:ruleId`, { ...vendor, schema: { tags, params: ZProjectRuleParams, response: { 200: ZBlocklyProgram } } }, (req) =>
     getProgram(db, tenant(req), req.params.id, req.params.ruleId),
@@ -84,13 +79,13 @@ export async function projectRuleRoutes(app: TApp, ctx: TAppContext): Promise<vo
   app.put(
     `${blocklys}/:ruleId`,
     { ...vendor, schema: { tags, params: ZProjectRuleParams, body: ZBlocklyProgramUpdate, response: { 200: ZBlocklyProgram } } },
-    (req) => updateProgram(db, tenant(req), req.params.id, req.params.ruleId, req.body),
+    (req) => updateProgram(db, ruleChanges, tenant(req), req.params.id, req.params.ruleId, req.body),
   );
   app.delete(
     `${blocklys}/:ruleId`,
     { ...vendor, schema: { tags, params: ZProjectRuleParams, response: noContent } },
     async (req, reply) => {
-      await deleteProgram(db, tenant(req), req.params.id, req.params.ruleId);
+      await deleteProgram(db, ruleChanges, tenant(req), req.params.id, req.params.ruleId);
       return reply.status(204).send(null);
     },
   );
@@ -103,6 +98,6 @@ export async function projectRuleRoutes(app: TApp, ctx: TAppContext): Promise<vo
   app.put(
     '/projects/:id/rules/blocklySetting',
     { ...vendor, schema: { tags, params: ZIdParam, body: ZBlocklySetting, response: { 200: ZBlocklySetting } } },
-    (req) => putBlocklySetting(db, tenant(req), req.params.id, req.body),
+    (req) => putBlocklySetting(db, ruleChanges, tenant(req), req.params.id, req.body),
   );
 }

@@ -21,6 +21,7 @@ import { projectSensors, projectSimpleRules } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/sql-helpers.js';
 import { ownedProject } from './ownership.js';
 import { presentSimpleRule, type TSimpleRuleRow } from './presenters.js';
+import type { TRuleChanges } from '../../core/context.js';
 
 const nameTaken = (name: string) => conflict(`a simple rule named "${name}" already exists in this project`, RuleErrorCode.NameTaken);
 
@@ -40,9 +41,15 @@ export async function listSimpleRules(db: Db, tenantId: number, projectId: numbe
  * POST simples.
  * @throws AppError 404 (project), 400 (key not a sensor, slot past its values), 409 (name taken, limit reached).
  */
-export async function createSimpleRule(db: Db, tenantId: number, projectId: number, input: TSimpleRuleInput): Promise<TSimpleRule> {
+export async function createSimpleRule(
+  db: Db,
+  changes: TRuleChanges,
+  tenantId: number,
+  projectId: number,
+  input: TSimpleRuleInput,
+): Promise<TSimpleRule> {
   try {
-    return await db.transaction(async (tx) => {
+    const rule = await db.transaction(async (tx) => {
       await ownedProject(tx, tenantId, projectId, true);
       await assertSensorSlot(tx, projectId, input.key, input.slot);
       const [{ n }] = await tx.select({ n: count() }).from(projectSimpleRules).where(eq(projectSimpleRules.projectId, projectId));
@@ -54,6 +61,8 @@ export async function createSimpleRule(db: Db, tenantId: number, projectId: numb
         .returning();
       return presentSimpleRule(row);
     });
+    changes.projectChanged(projectId);
+    return rule;
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(input.name);
     throw err;
@@ -63,6 +72,7 @@ export async function createSimpleRule(db: Db, tenantId: number, projectId: numb
 /** PUT simples/{ruleId}: changes the given fields. @throws AppError 404 (project or rule), 400 and 409 as POST. */
 export async function updateSimpleRule(
   db: Db,
+  changes: TRuleChanges,
   tenantId: number,
   projectId: number,
   ruleId: number,
@@ -79,6 +89,7 @@ export async function updateSimpleRule(
       .set({ ...toColumns(input), updatedAt: Date.now() })
       .where(eq(projectSimpleRules.id, rule.id))
       .returning();
+    changes.projectChanged(projectId);
     return presentSimpleRule(row);
   } catch (err) {
     if (isUniqueViolation(err)) throw nameTaken(input.name ?? rule.name);
@@ -87,10 +98,11 @@ export async function updateSimpleRule(
 }
 
 /** DELETE simples/{ruleId}. @throws AppError 404 (project or rule). */
-export async function deleteSimpleRule(db: Db, tenantId: number, projectId: number, ruleId: number): Promise<void> {
+export async function deleteSimpleRule(db: Db, changes: TRuleChanges, tenantId: number, projectId: number, ruleId: number): Promise<void> {
   await ownedProject(db, tenantId, projectId);
   const rule = await ownedRule(db, projectId, ruleId);
   await db.delete(projectSimpleRules).where(eq(projectSimpleRules.id, rule.id));
+  changes.projectChanged(projectId);
 }
 
 async function ownedRule(db: Db, projectId: number, ruleId: number): Promise<TSimpleRuleRow> {

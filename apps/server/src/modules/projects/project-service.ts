@@ -27,6 +27,7 @@ import {
   templateSensors,
 } from '../../db/schema.js';
 import { getProject } from './project-queries.js';
+import type { TRuleChanges } from '../../core/context.js';
 
 /**
  * Creates a project and copies its module's template sensors into project_sensors, in one transaction.
@@ -146,12 +147,14 @@ export async function updateProject(db: Db, tenantId: number, id: number, input:
  * Sets the project's rule type (§4: level or edge trigger) and, when given, its level-trigger re-notify interval.
  * @throws AppError 404 when not the tenant's.
  */
-export async function setRuleType(db: Db, tenantId: number, id: number, input: TRuleTypeUpdate): Promise<TProject> {
+export async function setRuleType(db: Db, changes: TRuleChanges, tenantId: number, id: number, input: TRuleTypeUpdate): Promise<TProject> {
   await db
     .update(projects)
     .set({ ruleType: input.rule_type, ruleRenotifyS: input.renotify_interval_s })
     .where(and(eq(projects.id, id), eq(projects.tenantId, tenantId)));
-  return getProject(db, tenantId, id);
+  const project = await getProject(db, tenantId, id);
+  changes.projectChanged(id);
+  return project;
 }
 
 /**

@@ -66,9 +66,7 @@ export async function projectRoutes(app: TApp, ctx: TAppContext): Promise<void> 
     '/projects/:id/ruleType',
     { ...vendor, schema: { tags, params: ZIdParam, body: ZRuleTypeUpdate, response: { 200: ZProject } } },
     async (req) => {
-      const project = await setRuleType(db, tenant(req), req.params.id, req.body);
-      ctx.ruleChanges.projectChanged(project.id);
-      return project;
+      return setRuleType(db, ctx.ruleChanges, tenant(req), req.params.id, req.body);
     },
   );
 

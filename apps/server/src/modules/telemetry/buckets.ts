@@ -25,6 +25,14 @@ const LARGEST = NICE_BUCKETS_MS[NICE_BUCKETS_MS.length - 1];
 export function planBuckets(startTs: number, endTs: number, width: number): TBucketPlan {
   const wanted = Math.max(1, Math.ceil((endTs - startTs) / width));
   const bucketMs = NICE_BUCKETS_MS.find((b) => b >= wanted) ?? Math.ceil(wanted / LARGEST) * LARGEST;
+  return planFixedBuckets(startTs, endTs, bucketMs);
+}
+
+/**
+ * Plans the query of [startTs, endTs] in buckets of `bucketMs` (one of NICE_BUCKETS_MS or a multiple of the largest):
+ * raw rows below 1 min, the 1-min rollup up to 1 h, the 1-h rollup above.
+ */
+export function planFixedBuckets(startTs: number, endTs: number, bucketMs: number): TBucketPlan {
   const source = bucketMs < MINUTE ? 'raw' : bucketMs < HOUR ? 'rollup_1m' : 'rollup_1h';
   const sourceBucketMs = source === 'raw' ? 0 : source === 'rollup_1m' ? MINUTE : HOUR;
   const from = Math.floor(startTs / bucketMs) * bucketMs;

@@ -12,7 +12,8 @@ import { planBuckets, type TBucketPlan } from './buckets.js';
 import { deviceFor } from '../devices/access.js';
 import { assertRange } from './range.js';
 
-type TSlotRow = { b: number | string; x1: number | null; x2: number | null; x3: number | null };
+/** A row of {@link bucketSql}: bucket start and one aggregate per value slot. */
+export type TSlotRow = { b: number | string; x1: number | null; x2: number | null; x3: number | null };
 
 /**
  * Answers a timeseries query for a device `principal` may see.
@@ -78,7 +79,11 @@ function slotExpr(fn: TAggFn, n: number, raw: boolean): SQL {
   }
 }
 
-function bucketSql(deviceId: number, key: string, fn: TAggFn, plan: TBucketPlan): SQL {
+/**
+ * The bucketed query of one device and key: rows `{ b, x1, x2, x3 }` (bucket start in epoch ms, the aggregate of each
+ * value slot) for the buckets of `plan`, oldest first; buckets without data are left out.
+ */
+export function bucketSql(deviceId: number, key: string, fn: TAggFn, plan: TBucketPlan): SQL {
   const raw = plan.source === 'raw';
   const slots = sql`${slotExpr(fn, 1, raw)} as x1, ${slotExpr(fn, 2, raw)} as x2, ${slotExpr(fn, 3, raw)} as x3`;
   const b = sql`${plan.bucketMs}::bigint`;

@@ -12,18 +12,23 @@ import {
   type TPage,
   type TProject,
   type TTimeseriesQuery,
+  type TTelemetryMetadata,
   type TTimeseriesResponse,
 } from '@tessera/contracts';
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQueries, useQuery } from '@tanstack/react-query';
 import { http } from '../../lib/http';
 
 /** Query keys of the device pages; the live channel writes into `twin(tangramId)` and `detail(tangramId)`. */
 export const deviceKeys = {
+  all: ['devices'] as const,
+  lists: ['devices', 'list'] as const,
   list: (q: Partial<TDeviceListQuery>) => ['devices', 'list', q] as const,
   detail: (tangramId: string) => ['devices', 'detail', tangramId] as const,
   twin: (tangramId: string) => ['devices', 'twin', tangramId] as const,
+  allTimeseries: ['devices', 'timeseries'] as const,
   timeseries: (q: TTimeseriesQuery) => ['devices', 'timeseries', q] as const,
   projectOptions: (isVendor: boolean) => ['devices', 'project-options', isVendor] as const,
+  metadata: (tangramId: string) => ['devices', 'metadata', tangramId] as const,
 };
 
 /** A page of the devices the caller may see (the server filters by tenant and authorisation). */
@@ -78,5 +83,29 @@ export function useTimeseries(q: TTimeseriesQuery | null) {
     queryFn: () => http.get<TTimeseriesResponse>(paths.tsTimeseriesV2, { ...(q as TTimeseriesQuery) }),
     enabled: q !== null,
     placeholderData: keepPreviousData,
+  });
+}
+
+/** A telemetry key some of the chosen devices have: its name and unit (from the first device that defines it). */
+export interface TKeyOption {
+  key: string;
+  name: string;
+  unit: string;
+}
+
+/** The telemetry keys (sensor metadata) of the devices `tangramIds`, united, in the order first seen. */
+export function useDeviceKeys(tangramIds: readonly string[]) {
+  return useQueries({
+    queries: tangramIds.map((tangramId) => ({
+      queryKey: deviceKeys.metadata(tangramId),
+      queryFn: () => http.get<TTelemetryMetadata>(paths.tsMetadata, { tangramId }),
+      staleTime: 60_000,
+    })),
+    combine: (results) => {
+      const keys = new Map<string, TKeyOption>();
+      for (const r of results)
+        for (const m of r.data ?? []) if (!keys.has(m.key)) keys.set(m.key, { key: m.key, name: m.name, unit: m.unit });
+      return { keys: [...keys.values()], loading: results.some((r) => r.isLoading) };
+    },
   });
 }

@@ -43,7 +43,7 @@ export function useUpdateDevice(tangramId: string) {
     mutationFn: (body: TDeviceUpdate) => http.put<TDevice>(paths.device(tangramId), body, quiet),
     onSuccess: (device) => {
       qc.setQueryData<TDeviceDetail>(deviceKeys.detail(tangramId), (old) => (old ? { ...old, ...device } : old));
-      void qc.invalidateQueries({ queryKey: ['devices', 'list'] });
+      void qc.invalidateQueries({ queryKey: deviceKeys.lists });
     },
   });
 }
@@ -144,7 +144,7 @@ export function useCleanData(tangramId: string) {
     mutationFn: (password: string) => http.post<TCleanDataResult>(deviceControlPaths.cleanData(tangramId), { password }, quiet),
     onSuccess: () => {
       void qc.invalidateQueries({ queryKey: deviceKeys.twin(tangramId) });
-      void qc.invalidateQueries({ queryKey: ['devices', 'timeseries'] });
+      void qc.invalidateQueries({ queryKey: deviceKeys.allTimeseries });
     },
   });
 }

@@ -4,6 +4,7 @@
  */
 import { Navigate, type RouteObject } from 'react-router';
 import { lazyPage } from '../../lib/lazyPage';
+import { customPageDeviceTabRoute } from '../custom-pages/routes';
 
 /** Route objects of the device pages; relative paths, to be placed under the shell's root layout. */
 export const deviceRoutes: RouteObject[] = [
@@ -19,7 +20,7 @@ export const deviceRoutes: RouteObject[] = [
       { path: 'realtime-chart', lazy: lazyPage(() => import('./pages/RealtimeChartPage')) },
       { path: 'app-rules', lazy: lazyPage(() => import('./pages/AppRulesPage')) },
       { path: 'remote-control', lazy: lazyPage(() => import('./pages/RemoteControlPage')) },
-      { path: 'custom-page', lazy: lazyPage(() => import('../custom-page/DevicePageTab')) },
+      customPageDeviceTabRoute,
     ],
   },
 ];

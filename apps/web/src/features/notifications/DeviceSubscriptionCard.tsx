@@ -7,7 +7,8 @@ import type { TDeviceSubscription, TSubscriptionSettings } from '@tessera/contra
 import { Alert, App, Button, Card, Skeleton, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useDeviceSubscription, useLineLink, useSaveDeviceSubscription } from './api';
+import { useDeviceSubscription, useSaveDeviceSubscription } from './api';
+import { useAccountLinkStatus } from '../line/api';
 import { NO_SETTINGS, reachesSomeone } from './settings';
 import { SubscriptionForm } from './SubscriptionForm';
 import { SubscriptionSummary } from './SubscriptionSummary';
@@ -17,7 +18,7 @@ export function DeviceSubscriptionCard({ tangramId }: { tangramId: string }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const sub = useDeviceSubscription(tangramId);
-  const link = useLineLink();
+  const link = useAccountLinkStatus();
   const { save, reset } = useSaveDeviceSubscription(tangramId);
   const initial = useMemo(() => startingPoint(sub.data), [sub.data]);
   const done = { onSuccess: () => void message.success(t('common.saved')), onError: () => void message.error(t('errors.saveFailed')) };

@@ -6,7 +6,8 @@ import { BellOutlined } from '@ant-design/icons';
 import { App, Alert, Card, Skeleton, Typography } from 'antd';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useLineLink, useProjectSubscription, useSaveProjectSubscription } from './api';
+import { useProjectSubscription, useSaveProjectSubscription } from './api';
+import { useAccountLinkStatus } from '../line/api';
 import { SubscriptionForm } from './SubscriptionForm';
 
 /** The card; `data-testid="project-subscription"`. */
@@ -14,7 +15,7 @@ export function ProjectSubscriptionCard({ projectId }: { projectId: number }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
   const sub = useProjectSubscription(projectId);
-  const link = useLineLink();
+  const link = useAccountLinkStatus();
   const save = useSaveProjectSubscription(projectId);
   const initial = useMemo(() => ({ levels: sub.data?.levels ?? [], channels: sub.data?.channels ?? [] }), [sub.data]);
 

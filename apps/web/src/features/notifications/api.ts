@@ -1,13 +1,11 @@
 /**
  * Notification calls as TanStack Query hooks: the caller's alert subscriptions of a device or project
- * (`/notification/v1/device|project`), its LINE link (H3's account-link, to enable the LINE switch), and an alert's
+ * (`/notification/v1/device|project`), and an alert's
  * deliveries (`/frontstage-alert/v1/alerts/{id}/deliveries`).
  */
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  linePaths,
   notificationPaths,
-  type TAccountLinkStatus,
   type TAlertDeliveries,
   type TDeviceSubscription,
   type TSubscription,
@@ -15,13 +13,18 @@ import {
 } from '@tessera/contracts';
 import { http } from '../../lib/http';
 
-const deviceKey = (tangramId: string) => ['notification', 'device', tangramId.toUpperCase()];
-const projectKey = (projectId: number) => ['notification', 'project', projectId];
+/** Query keys of the subscription cards and the deliveries list (a device key is case-blind, as Tangram IDs are). */
+export const notificationKeys = {
+  devices: ['notification', 'device'] as const,
+  device: (tangramId: string) => ['notification', 'device', tangramId.toUpperCase()] as const,
+  project: (projectId: number) => ['notification', 'project', projectId] as const,
+  deliveries: (alertId: number) => ['alerts', alertId, 'deliveries'] as const,
+};
 
 /** GET notification/v1/device/{tangramId}: the caller's subscription of the device (and the project one it inherits). */
 export function useDeviceSubscription(tangramId: string) {
   return useQuery({
-    queryKey: deviceKey(tangramId),
+    queryKey: notificationKeys.device(tangramId),
     queryFn: () => http.get<TDeviceSubscription>(notificationPaths.device(tangramId)),
   });
 }
@@ -29,11 +32,11 @@ export function useDeviceSubscription(tangramId: string) {
 /** PUT / DELETE notification/v1/device/{tangramId}: save the device subscription, or follow the project again. */
 export function useSaveDeviceSubscription(tangramId: string) {
   const qc = useQueryClient();
-  const refresh = () => qc.invalidateQueries({ queryKey: deviceKey(tangramId) });
+  const refresh = () => qc.invalidateQueries({ queryKey: notificationKeys.device(tangramId) });
   return {
     save: useMutation({
       mutationFn: (body: TSubscriptionSettings) => http.put<TDeviceSubscription>(notificationPaths.device(tangramId), body),
-      onSuccess: (saved) => qc.setQueryData(deviceKey(tangramId), saved),
+      onSuccess: (saved) => qc.setQueryData(notificationKeys.device(tangramId), saved),
     }),
     reset: useMutation({ mutationFn: () => http.del<void>(notificationPaths.device(tangramId)), onSuccess: refresh }),
   };
@@ -42,7 +45,7 @@ export function useSaveDeviceSubscription(tangramId: string) {
 /** GET notification/v1/project/{id}: the caller's subscription of the project. */
 export function useProjectSubscription(projectId: number) {
   return useQuery({
-    queryKey: projectKey(projectId),
+    queryKey: notificationKeys.project(projectId),
     queryFn: () => http.get<TSubscription>(notificationPaths.project(projectId)),
   });
 }
@@ -53,24 +56,16 @@ export function useSaveProjectSubscription(projectId: number) {
   return useMutation({
     mutationFn: (body: TSubscriptionSettings) => http.put<TSubscription>(notificationPaths.project(projectId), body),
     onSuccess: (saved) => {
-      qc.setQueryData(projectKey(projectId), saved);
-      void qc.invalidateQueries({ queryKey: ['notification', 'device'] });
+      qc.setQueryData(notificationKeys.project(projectId), saved);
+      void qc.invalidateQueries({ queryKey: notificationKeys.devices });
     },
-  });
-}
-
-/** GET notification/v1/account-link: whether the caller has linked a LINE user (quiet: no link is not an error). */
-export function useLineLink() {
-  return useQuery({
-    queryKey: ['notification', 'account-link'],
-    queryFn: () => http.get<TAccountLinkStatus>(linePaths.accountLink, undefined, { quiet: true }),
   });
 }
 
 /** GET frontstage-alert/v1/alerts/{id}/deliveries; refreshed every `refetchMs` while something is still pending. */
 export function useAlertDeliveries(alertId: number, refetchMs = 5_000) {
   return useQuery({
-    queryKey: ['alerts', alertId, 'deliveries'],
+    queryKey: notificationKeys.deliveries(alertId),
     queryFn: () => http.get<TAlertDeliveries>(notificationPaths.alertDeliveries(alertId)),
     refetchInterval: (query) => (query.state.data?.data.some((d) => d.status === 'pending') ? refetchMs : false),
   });

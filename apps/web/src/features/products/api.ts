@@ -18,10 +18,20 @@ import type { z } from 'zod';
 import type { ZProductCatalog, ZProductClassList, ZProductList } from '@tessera/contracts';
 import { http } from '../../lib/http';
 
+/** Query keys of the product page; `all` covers the list, the sums and the catalogue. */
+export const productKeys = {
+  all: ['products'] as const,
+  list: (q: TListQuery) => ['products', 'list', q] as const,
+  sum: ['products', 'sum'] as const,
+  catalog: ['products', 'catalog'] as const,
+  classes: ['product-classes'] as const,
+  functions: (productId: number | null) => ['product-functions', productId] as const,
+};
+
 /** GET products: a page of the tenant's products. */
 export function useProducts(query: TListQuery) {
   return useQuery({
-    queryKey: ['products', query],
+    queryKey: productKeys.list(query),
     queryFn: () => http.get<z.infer<typeof ZProductList>>(paths.products, query),
     placeholderData: keepPreviousData,
   });
@@ -29,13 +39,13 @@ export function useProducts(query: TListQuery) {
 
 /** GET products/sum: how many products the tenant has. */
 export function useProductsSum() {
-  return useQuery({ queryKey: ['products', 'sum'], queryFn: () => http.get<TSum>(paths.productsSum) });
+  return useQuery({ queryKey: productKeys.sum, queryFn: () => http.get<TSum>(paths.productsSum) });
 }
 
 /** Invalidates everything that shows products or classes (lists, sum, catalog, class counts). */
 function useInvalidateCatalogue() {
   const qc = useQueryClient();
-  return () => Promise.all([qc.invalidateQueries({ queryKey: ['products'] }), qc.invalidateQueries({ queryKey: ['product-classes'] })]);
+  return () => Promise.all([qc.invalidateQueries({ queryKey: productKeys.all }), qc.invalidateQueries({ queryKey: productKeys.classes })]);
 }
 
 /** POST products. */
@@ -72,7 +82,7 @@ export function useUploadImage() {
 
 /** GET products/classes: every class with its product count. */
 export function useProductClasses() {
-  return useQuery({ queryKey: ['product-classes'], queryFn: () => http.get<z.infer<typeof ZProductClassList>>(paths.productClasses) });
+  return useQuery({ queryKey: productKeys.classes, queryFn: () => http.get<z.infer<typeof ZProductClassList>>(paths.productClasses) });
 }
 
 /** POST products/classes, or PUT products/classes/{id} when `id` is given. */
@@ -96,7 +106,7 @@ export function useDeleteProductClass() {
 /** GET projects/profile/product/functions/{id}. */
 export function useProductFunctions(id: number | null) {
   return useQuery({
-    queryKey: ['product-functions', id],
+    queryKey: productKeys.functions(id),
     queryFn: () => http.get<TProductFunctionsView>(paths.productFunctions(id ?? 0)),
     enabled: id !== null,
   });
@@ -108,11 +118,11 @@ export function useSaveProductFunctions() {
   return useMutation({
     mutationFn: ({ id, functions }: { id: number; functions: TProductFunctions }) =>
       http.put<TProductFunctionsView>(paths.productFunctions(id), functions),
-    onSuccess: (view) => qc.setQueryData(['product-functions', view.product_id], view),
+    onSuccess: (view) => qc.setQueryData(productKeys.functions(view.product_id), view),
   });
 }
 
 /** GET products/catalog: every product's id and name, for the project form's select. */
 export function useProductCatalog() {
-  return useQuery({ queryKey: ['products', 'catalog'], queryFn: () => http.get<z.infer<typeof ZProductCatalog>>(paths.productCatalog) });
+  return useQuery({ queryKey: productKeys.catalog, queryFn: () => http.get<z.infer<typeof ZProductCatalog>>(paths.productCatalog) });
 }

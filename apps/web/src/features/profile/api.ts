@@ -5,12 +5,15 @@ import type { z } from 'zod';
 import type { ZApiKeyList } from '@tessera/contracts';
 import { http } from '../../lib/http';
 
-const PROFILE = ['profile'] as const;
-const API_KEYS = ['api-keys'] as const;
+/** Query keys of the profile page. */
+export const profileKeys = {
+  profile: ['profile'] as const,
+  apiKeys: ['api-keys'] as const,
+};
 
 /** GET profile. */
 export function useProfile() {
-  return useQuery({ queryKey: PROFILE, queryFn: () => http.get<TProfile>(paths.profile) });
+  return useQuery({ queryKey: profileKeys.profile, queryFn: () => http.get<TProfile>(paths.profile) });
 }
 
 /** PUT profile (name, language). */
@@ -18,13 +21,13 @@ export function useUpdateProfile() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: TProfileUpdate) => http.put<TProfile>(paths.profile, body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: PROFILE }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: profileKeys.profile }),
   });
 }
 
 /** GET security/api-key: the account's keys (never their secrets). */
 export function useApiKeys() {
-  return useQuery({ queryKey: API_KEYS, queryFn: () => http.get<z.infer<typeof ZApiKeyList>>(paths.apiKeys, { limit: 200 }) });
+  return useQuery({ queryKey: profileKeys.apiKeys, queryFn: () => http.get<z.infer<typeof ZApiKeyList>>(paths.apiKeys, { limit: 200 }) });
 }
 
 /** POST security/api-key: the answer holds the full key, shown once. */
@@ -32,7 +35,7 @@ export function useCreateApiKey() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: TApiKeyCreate) => http.post<TApiKeyCreated>(paths.apiKeys, body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: API_KEYS }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: profileKeys.apiKeys }),
   });
 }
 
@@ -41,6 +44,6 @@ export function useRevokeApiKey() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => http.post<void>(paths.apiKeyRevoke, { id }),
-    onSuccess: () => qc.invalidateQueries({ queryKey: API_KEYS }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: profileKeys.apiKeys }),
   });
 }

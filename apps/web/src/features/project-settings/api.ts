@@ -12,11 +12,19 @@ import {
   type TProvisioning,
 } from '@tessera/contracts';
 import { http } from '../../lib/http';
+import { projectKeys } from '../projects/api';
+
+/** Query keys of the system and notification tabs, under the project's key. */
+export const projectSettingKeys = {
+  notificationEmails: (projectId: number) => [...projectKeys.detail(projectId), 'notification-emails'] as const,
+  provisioning: (projectId: number) => [...projectKeys.detail(projectId), 'provisioning'] as const,
+  feeEstimate: (projectId: number) => [...projectKeys.detail(projectId), 'fee-estimate'] as const,
+};
 
 /** GET projects/{id}/notification/emails. */
 export function useNotificationEmails(projectId: number) {
   return useQuery({
-    queryKey: ['projects', projectId, 'notification-emails'],
+    queryKey: projectSettingKeys.notificationEmails(projectId),
     queryFn: () => http.get<TNotificationEmails>(settingsPaths.notificationEmails(projectId)),
   });
 }
@@ -26,7 +34,7 @@ export function useSaveNotificationEmails(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: TNotificationEmails) => http.put<TNotificationEmails>(settingsPaths.notificationEmails(projectId), body),
-    onSuccess: (saved) => qc.setQueryData(['projects', projectId, 'notification-emails'], saved),
+    onSuccess: (saved) => qc.setQueryData(projectSettingKeys.notificationEmails(projectId), saved),
   });
 }
 
@@ -40,7 +48,7 @@ export function useSendTestMail(projectId: number) {
 /** GET projects/{id}/provisioning. */
 export function useProvisioning(projectId: number) {
   return useQuery({
-    queryKey: ['projects', projectId, 'provisioning'],
+    queryKey: projectSettingKeys.provisioning(projectId),
     queryFn: () => http.get<TProvisioning>(settingsPaths.provisioning(projectId)),
   });
 }
@@ -48,7 +56,7 @@ export function useProvisioning(projectId: number) {
 /** GET projects/{id}/fee-estimate. */
 export function useFeeEstimate(projectId: number) {
   return useQuery({
-    queryKey: ['projects', projectId, 'fee-estimate'],
+    queryKey: projectSettingKeys.feeEstimate(projectId),
     queryFn: () => http.get<TFeeEstimate>(settingsPaths.feeEstimate(projectId)),
   });
 }
@@ -59,8 +67,8 @@ export function useUpdateProject(projectId: number) {
   return useMutation({
     mutationFn: (body: TProjectUpdate) => http.put<TProject>(paths.project(projectId), body),
     onSuccess: (project) => {
-      qc.setQueryData(['projects', projectId], project);
-      void qc.invalidateQueries({ queryKey: ['projects'] });
+      qc.setQueryData(projectKeys.detail(projectId), project);
+      void qc.invalidateQueries({ queryKey: projectKeys.all });
     },
   });
 }
@@ -70,6 +78,6 @@ export function useCopyProject() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: TProjectCopy) => http.post<TProject>(paths.projectCopy, body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['projects'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: projectKeys.all }),
   });
 }

@@ -15,11 +15,25 @@ import {
 import type { z } from 'zod';
 import type { ZDeviceList, ZProjectList } from '@tessera/contracts';
 import { http } from '../../lib/http';
+import { deviceKeys } from '../devices/api';
+
+/**
+ * Query keys of the project pages. `detail(id)` is the prefix of everything under one project (its device pages
+ * and the settings tabs' queries), so invalidating it refreshes the whole detail page.
+ */
+export const projectKeys = {
+  all: ['projects'] as const,
+  list: (q: TListQuery) => ['projects', 'list', q] as const,
+  detail: (id: number) => ['projects', id] as const,
+  devices: (id: number) => ['projects', id, 'devices'] as const,
+  devicePage: (id: number, q: TListQuery) => ['projects', id, 'devices', q] as const,
+  tangramProducts: (q: string | undefined) => ['tangram-products', q] as const,
+};
 
 /** GET projects: a page of the tenant's projects. */
 export function useProjects(query: TListQuery) {
   return useQuery({
-    queryKey: ['projects', query],
+    queryKey: projectKeys.list(query),
     queryFn: () => http.get<z.infer<typeof ZProjectList>>(paths.projects, query),
     placeholderData: keepPreviousData,
   });
@@ -27,7 +41,7 @@ export function useProjects(query: TListQuery) {
 
 /** GET projects/{id}. */
 export function useProject(id: number) {
-  return useQuery({ queryKey: ['projects', id], queryFn: () => http.get<TProject>(paths.project(id)), enabled: id > 0 });
+  return useQuery({ queryKey: projectKeys.detail(id), queryFn: () => http.get<TProject>(paths.project(id)), enabled: id > 0 });
 }
 
 /** POST projects. */
@@ -35,14 +49,14 @@ export function useCreateProject() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (body: TProjectCreate) => http.post<TProject>(paths.projects, body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: ['projects'] }),
+    onSuccess: () => qc.invalidateQueries({ queryKey: projectKeys.all }),
   });
 }
 
 /** GET template/tangramProducts: one page (25, §9) of the hardware-module catalogue, searchable. */
 export function useTangramProducts(q: string | undefined) {
   return useQuery({
-    queryKey: ['tangram-products', q],
+    queryKey: projectKeys.tangramProducts(q),
     queryFn: () => http.get<TTangramProductList>(paths.tangramProducts, { page: 1, q }),
     placeholderData: keepPreviousData,
   });
@@ -51,7 +65,7 @@ export function useTangramProducts(q: string | undefined) {
 /** GET projects/{id}/devices: a page of the project's devices. */
 export function useProjectDevices(id: number, query: TListQuery) {
   return useQuery({
-    queryKey: ['projects', id, 'devices', query],
+    queryKey: projectKeys.devicePage(id, query),
     queryFn: () => http.get<z.infer<typeof ZDeviceList>>(paths.projectDevices(id), query),
     placeholderData: keepPreviousData,
   });
@@ -63,8 +77,8 @@ export function useRegisterDevice(id: number) {
   return useMutation({
     mutationFn: (body: TDeviceRegister) => http.post<TDeviceRegistered>(paths.projectDevices(id), body),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['projects', id] });
-      void qc.invalidateQueries({ queryKey: ['devices'] });
+      void qc.invalidateQueries({ queryKey: projectKeys.detail(id) });
+      void qc.invalidateQueries({ queryKey: deviceKeys.all });
     },
   });
 }
@@ -75,8 +89,8 @@ export function useBulkRegisterDevices(id: number) {
   return useMutation({
     mutationFn: (body: TDeviceBulkRegister) => http.post<TDeviceRegistered[]>(paths.projectDevicesBulk(id), body),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['projects', id] });
-      void qc.invalidateQueries({ queryKey: ['devices'] });
+      void qc.invalidateQueries({ queryKey: projectKeys.detail(id) });
+      void qc.invalidateQueries({ queryKey: deviceKeys.all });
     },
   });
 }
@@ -89,8 +103,8 @@ export function useUpdateDevice(projectId: number) {
       // quiet: the cell shows the §8 update-failure dialog itself (lib/useErrorDialog), not the client's generic one
       http.put<TDevice>(paths.device(tangramId), body, { quiet: true }),
     onSuccess: () => {
-      void qc.invalidateQueries({ queryKey: ['projects', projectId, 'devices'] });
-      void qc.invalidateQueries({ queryKey: ['devices'] });
+      void qc.invalidateQueries({ queryKey: projectKeys.devices(projectId) });
+      void qc.invalidateQueries({ queryKey: deviceKeys.all });
     },
   });
 }

@@ -1,5 +1,5 @@
 /**
- * alerts/history (spec §2; §5 "History range at most 31 or 90 days"): filters by level, state, project, product,
+ * alerts/history (spec §2; §5 "History range at most 31 or 90 days"): filters by level, state, rule kind, project, product,
  * device and period (at most ALERT_RANGE_MAX_DAYS, default the last 7 days) kept in the URL; a paged table, newest
  * first, with the detail drawer; CSV export of the filtered history through the HTTP client (bearer token).
  */
@@ -7,6 +7,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import {
   ALERT_LEVELS,
   ALERT_RANGE_MAX_DAYS,
+  ALERT_RULE_KINDS,
   ALERT_STATES,
   DEFAULT_PAGE_LIMIT,
   TANGRAM_ID_LENGTH,
@@ -44,6 +45,7 @@ export default function AlertsHistoryPage() {
     to: range[1],
     level: pick(ALERT_LEVELS, params.get('level')),
     state: pick(ALERT_STATES, params.get('state')),
+    rule_kind: pick(ALERT_RULE_KINDS, params.get('rule_kind')),
     project_id: Number(params.get('project_id')) || undefined,
     product_id: Number(params.get('product_id')) || undefined,
     device: params.get('device') || undefined,
@@ -107,6 +109,15 @@ export default function AlertsHistoryPage() {
           value={filters.state}
           options={ALERT_STATES.map((s) => ({ value: s, label: t(`alerts.state.${s}`) }))}
           onChange={(v?: string) => update({ state: v })}
+          style={{ width: 150 }}
+        />
+        <Select
+          data-testid="alert-filter-rule-kind"
+          allowClear
+          placeholder={t('alerts.history.allRuleKinds')}
+          value={filters.rule_kind}
+          options={ALERT_RULE_KINDS.map((k) => ({ value: k, label: t(`alerts.ruleKind.${k}`) }))}
+          onChange={(v?: string) => update({ rule_kind: v })}
           style={{ width: 150 }}
         />
         <Select

@@ -1,6 +1,6 @@
 import dayjs from 'dayjs';
 import { describe, expect, it } from 'vitest';
-import { formatLocalTime, formatSeconds, formatValues } from './format';
+import { formatDuration, formatLocalTime, formatSeconds, formatValues } from './format';
 
 describe('formatting', () => {
   it('formats values per locale with at most three decimals and a dash for a missing value', () => {
@@ -16,5 +16,15 @@ describe('formatting', () => {
   it('shows periods in seconds', () => {
     expect(formatSeconds(60_000, 'en')).toBe('60');
     expect(formatSeconds(1_500, 'en')).toBe('1.5');
+  });
+});
+
+describe('formatDuration', () => {
+  it('says a duration in its largest whole unit, per locale', () => {
+    expect(formatDuration(900_000, 'en')).toBe('15 minutes');
+    expect(formatDuration(3_600_000, 'en')).toBe('1 hour');
+    expect(formatDuration(7 * 86_400_000, 'en')).toBe('7 days');
+    expect(formatDuration(90_000, 'en')).toBe('90 seconds');
+    expect(formatDuration(1_800_000, 'zh-TW')).toBe('30 分鐘');
   });
 });

@@ -16,3 +16,29 @@ export function formatLocalTime(ts: number | null | undefined): string {
 export function formatSeconds(ms: number, locale: string): string {
   return new Intl.NumberFormat(locale, { maximumFractionDigits: 3 }).format(ms / 1000);
 }
+
+const DURATION_UNITS = [
+  ['day', 86_400_000],
+  ['hour', 3_600_000],
+  ['minute', 60_000],
+  ['second', 1_000],
+] as const;
+
+/**
+ * A whole duration in milliseconds in its largest whole unit, per locale (Intl unit format): 900000 → "15 minutes" /
+ * "15 分鐘", 604800000 → "7 days"; below a second, milliseconds.
+ */
+export function formatDuration(ms: number, locale: string): string {
+  const [unit, size] = DURATION_UNITS.find(([, s]) => ms >= s && ms % s === 0) ?? ['millisecond', 1];
+  return new Intl.NumberFormat(locale, { style: 'unit', unit, unitDisplay: 'long' }).format(ms / size);
+}
+
+/** How long ago `ts` was, from `now`, per locale (Intl relative time): "5 seconds ago", "3 分鐘前". */
+export function formatAge(ts: number, now: number, locale: string): string {
+  const s = Math.max(0, Math.round((now - ts) / 1000));
+  const rtf = new Intl.RelativeTimeFormat(locale, { numeric: 'auto' });
+  if (s < 60) return rtf.format(-s, 'second');
+  if (s < 3600) return rtf.format(-Math.floor(s / 60), 'minute');
+  if (s < 86_400) return rtf.format(-Math.floor(s / 3600), 'hour');
+  return rtf.format(-Math.floor(s / 86_400), 'day');
+}

@@ -15,7 +15,7 @@ import { getSession } from '../../../lib/session';
 import type { TDeviceOutlet } from '../context';
 import { allowedTabs, DEVICE_TABS } from '../model/permissions';
 import { useLiveTwin } from '../useLiveTwin';
-import { useHasCustomPage } from '../../custom-page/api';
+import { useHasCustomPage } from '../../custom-pages/api';
 
 /** The device detail page with its tabs. */
 export default function DeviceDetailPage() {

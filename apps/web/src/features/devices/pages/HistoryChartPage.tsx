@@ -1,12 +1,18 @@
 /**
  * history-chart tab (spec §2, §5 history range): one key's bucketed history over a chosen range. Zooming the
  * chart (inside or slider dataZoom) re-queries the zoomed range, debounced, with the same width, so the buckets
- * get finer; "reset zoom" goes back to the picked range. Shows the bucket size (s) and the source table.
+ * get finer; "reset zoom" goes back to the picked range. Shows the bucket size (s) and the source table. "Export"
+ * (with the download section and the device's download_data permission) makes a download-centre job of the shown
+ * key and range.
  */
-import { DEFAULT_CHART_WIDTH, type TAggFn, type TTimeseriesQuery } from '@tessera/contracts';
+import { DEFAULT_CHART_WIDTH, hasFeature, type TAggFn, type TTimeseriesQuery } from '@tessera/contracts';
+import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Empty, message, Space, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { useSession } from '../../../lib/useSession';
+import { ExportModal } from '../../downloads/components/ExportModal';
 import { useTimeseries } from '../api';
 import { EChart } from '../components/EChart';
 import { HistoryControls } from '../components/HistoryControls';
@@ -27,6 +33,10 @@ export default function HistoryChartPage() {
   const [fn, setFn] = useState<TAggFn>('avg');
   const [range, setRange] = useState<TRange>(() => defaultRange(Date.now()));
   const [view, setView] = useState<TRange | null>(null);
+  const [exporting, setExporting] = useState(false);
+  const session = useSession();
+  const navigate = useNavigate();
+  const mayExport = hasFeature(session.fea, '8:1') && device.permissions.includes('download_data');
   const zoomTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(zoomTimer.current), []);
 
@@ -90,8 +100,31 @@ export default function HistoryChartPage() {
             {t('devices.history.resetZoom')}
           </Button>
         )}
+        {mayExport && (
+          <Button size="small" icon={<DownloadOutlined />} onClick={() => setExporting(true)} data-testid="history-export">
+            {t('downloads.exportHistory')}
+          </Button>
+        )}
         {series.isFetching && <Spin size="small" />}
       </Space>
+      {mayExport && (
+        <ExportModal
+          open={exporting}
+          preset={{ tangramIds: [device.tangram_id], keys: key ? [key] : [], range: shown }}
+          onClose={() => setExporting(false)}
+          onCreated={() => {
+            setExporting(false);
+            void message.success(
+              <span>
+                {t('downloads.queued')}
+                <Button type="link" size="small" onClick={() => navigate('/download')} data-testid="history-export-open">
+                  {t('downloads.openCentre')}
+                </Button>
+              </span>,
+            );
+          }}
+        />
+      )}
       {series.isError && <Alert type="error" showIcon message={t('devices.loadFailed')} />}
       {series.isSuccess && chart.empty && <Empty data-testid="history-empty" description={t('devices.history.empty')} />}
       <div style={{ display: series.isSuccess && chart.empty ? 'none' : undefined }}>

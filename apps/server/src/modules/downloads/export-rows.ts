@@ -1,0 +1,150 @@
+/**
+ * The rows of a telemetry export (docs/downloads.md "What a file holds"): raw points read in keyset batches (the next
+ * one read while the current one is written) over the
+ * telemetry primary key (device, key, ts) — one statement per batch, no transaction held open, so memory stays flat
+ * and ingest is never blocked behind an export, on PGlite as on PostgreSQL — or rollup buckets read a window of
+ * buckets at a time. Each yields CSV records in the column order of EXPORT_RAW_COLUMNS / EXPORT_BUCKET_COLUMNS.
+ */
+import { sql } from 'drizzle-orm';
+import Papa from 'papaparse';
+import type { TDownloadJobSpec } from '@tessera/contracts';
+import { rowsOf, type Db } from '../../db/client.js';
+import { planFixedBuckets } from '../telemetry/buckets.js';
+import { bucketSql, numOrNull, type TSlotRow } from '../telemetry/timeseries.js';
+
+/** A device of an export. */
+export interface TExportDevice {
+  id: number;
+  tangramId: string;
+}
+
+/** Raw rows per read. */
+export const EXPORT_BATCH_ROWS = 20_000;
+/** Points per piece of CSV text (≈ 100 KB, below V8's 128 KB large-object size). */
+const LINES_PER_PIECE = 900;
+/** Buckets per read of an aggregated export. */
+const BUCKETS_PER_READ = 5_000;
+
+type TTextPiece = { rows: number; last_ts: number | string; text: string };
+
+/**
+ * The number of CSV records `spec` makes for `device` over `keys`: raw points in the range, or buckets holding data.
+ * Used for the progress bar (rows done of rows total).
+ */
+export async function countExportRows(db: Db, spec: TDownloadJobSpec, device: TExportDevice, keys: string[]): Promise<number> {
+  if (keys.length === 0) return 0;
+  const keyList = sql.join(
+    keys.map((k) => sql`${k}`),
+    sql`, `,
+  );
+  if (spec.mode === 'raw') {
+    const [row] = rowsOf<{ n: number | string }>(
+      await db.execute(sql`select count(*) as n from telemetry
+        where device_id = ${device.id} and key in (${keyList}) and ts between ${spec.start_ts} and ${spec.end_ts}`),
+    );
+    return Number(row?.n ?? 0);
+  }
+  const plan = planFixedBuckets(spec.start_ts, spec.end_ts, spec.bucket_ms);
+  const b = sql`${plan.bucketMs}::bigint`;
+  const [row] = rowsOf<{ n: number | string }>(
+    await db.execute(sql`select count(*) as n from (
+        select 1 from telemetry_rollup
+        where device_id = ${device.id} and key in (${keyList}) and bucket_ms = ${plan.sourceBucketMs}
+          and bucket_ts between ${plan.from} and ${plan.to}
+        group by key, bucket_ts / ${b}) buckets`),
+  );
+  return Number(row?.n ?? 0);
+}
+
+/** A piece of the CSV: `rows` records as text, each ending in a newline. */
+export interface TCsvChunk {
+  rows: number;
+  text: string;
+}
+
+/**
+ * The CSV records of `device` for `spec` over `keys` (key by key, oldest first), one chunk per read, without the header.
+ * Raw: tangram_id, key, ts (ISO 8601 UTC), ts_ms, svc_recv_ts, v1, v2, v3.
+ * Bucketed: tangram_id, key, bucket (ISO), bucket_ts, bucket_ms, fn, v1, v2, v3.
+ */
+export async function* exportChunks(
+  db: Db,
+  spec: TDownloadJobSpec,
+  device: TExportDevice,
+  keys: string[],
+  batchRows = EXPORT_BATCH_ROWS,
+): AsyncGenerator<TCsvChunk> {
+  for (const key of keys) {
+    if (spec.mode === 'raw') yield* rawChunks(db, spec, device, key, batchRows);
+    else yield* bucketChunks(db, spec, device, key);
+  }
+}
+
+/**
+ * Raw points, formatted by the database as pieces of CSV text (as COPY … CSV would: every field here is CSV-safe —
+ * hex Tangram IDs, keys of [A-Za-z0-9_.-], ISO times, numbers — so none needs quoting; a null value is an empty
+ * field). The server receives one string per LINES_PER_PIECE points instead of a row object per point, so
+ * PostgreSQL's formatting runs beside it; pieces stay below V8's large-object size, so they die young instead of
+ * piling up until a full collection, and the server's memory stays flat however long the export. The next batch is
+ * read while this one is written (the keyset only needs this batch's last ts).
+ */
+async function* rawChunks(
+  db: Db,
+  spec: TDownloadJobSpec,
+  device: TExportDevice,
+  key: string,
+  batchRows: number,
+): AsyncGenerator<TCsvChunk> {
+  const prefix = `${device.tangramId},${key},`;
+  const read = async (after: number): Promise<TTextPiece[]> =>
+    rowsOf<TTextPiece>(
+      await db.execute(sql`select count(*)::int as rows, max(ts) as last_ts, string_agg(line, '' order by ts) as text
+          from (
+            select ts, (row_number() over (order by ts) - 1) / ${LINES_PER_PIECE} as piece,
+              concat(${prefix}::text, to_char(to_timestamp(ts / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+                ',', ts, ',', svc_recv_ts, ',', v1, ',', v2, ',', v3, E'\n') as line
+            from (select ts, svc_recv_ts, v1, v2, v3 from telemetry
+              where device_id = ${device.id} and key = ${key} and ts > ${after} and ts <= ${spec.end_ts}
+              order by ts limit ${batchRows}) batch) lines
+          group by piece order by piece`),
+    );
+  let next: Promise<TTextPiece[]> | null = read(spec.start_ts - 1);
+  while (next) {
+    const pieces: TTextPiece[] = await next;
+    const rows = pieces.reduce((n, p) => n + p.rows, 0);
+    next = rows === batchRows ? read(Number(pieces[pieces.length - 1].last_ts)) : null;
+    // A prefetch left behind by a consumer that stopped must not become an unhandled rejection.
+    next?.catch(() => undefined);
+    for (const p of pieces) yield { rows: p.rows, text: p.text };
+  }
+}
+
+/** Rollup buckets, a window of BUCKETS_PER_READ buckets per read, formatted by papaparse. */
+async function* bucketChunks(db: Db, spec: TDownloadJobSpec, device: TExportDevice, key: string): AsyncGenerator<TCsvChunk> {
+  const windowMs = spec.bucket_ms * BUCKETS_PER_READ;
+  for (let from = spec.start_ts; from <= spec.end_ts; from += windowMs) {
+    // Windows are whole buckets apart, so no bucket is split between two reads.
+    const start = Math.floor(from / spec.bucket_ms) * spec.bucket_ms;
+    const end = Math.min(spec.end_ts, start + windowMs - 1);
+    const plan = planFixedBuckets(Math.max(start, spec.start_ts), end, spec.bucket_ms);
+    const rows = rowsOf<TSlotRow>(await db.execute(bucketSql(device.id, key, spec.fn, plan)));
+    if (rows.length > 0) {
+      const records = rows.map((r) => {
+        const ts = Number(r.b);
+        return [
+          device.tangramId,
+          key,
+          new Date(ts).toISOString(),
+          ts,
+          spec.bucket_ms,
+          spec.fn,
+          numOrNull(r.x1),
+          numOrNull(r.x2),
+          numOrNull(r.x3),
+        ];
+      });
+      yield { rows: rows.length, text: `${Papa.unparse(records, { newline: '\n' })}\n` };
+    }
+    from = start;
+  }
+}

@@ -1,0 +1,208 @@
+/**
+ * The live {@link TFlowEffects} of one rule's run (docs/platform-rules.md "Effects"): every read is scoped to the
+ * rule's tenant; alerts go through the alerts stage (`alerts/alert-store.ts`, kind `platform`, one open alert per
+ * rule, node and device); notifications through the notifier into the outboxes; commands through the same command
+ * channel and command log as remote control, with `rule: <name>` as the sender.
+ */
+import { FLOW_PARALLEL_DEVICES_MAX, RULE_RENOTIFY_DEFAULT_S, type TFlowDeviceScope } from '@tessera/contracts';
+import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { rowsOf, type Db } from '../../../db/client.js';
+import { devices, projects } from '../../../db/schema.js';
+import { claimRepeat, markNotified } from '../../alerts/alert-store.js';
+import { isOnline } from '../../devices/presenters.js';
+import type { TRuleNotifier } from '../../notifications/types.js';
+import type { RuleCommands } from '../commands.js';
+import type { AlertRefresher } from './alert-refresher.js';
+import { storeCommandSchedule } from './command-schedules.js';
+import type { TFlowEffects } from './effects.js';
+
+/** What the live effects need from the server. */
+export interface TLiveEffectsDeps {
+  db: Db;
+  notifier: TRuleNotifier;
+  commands: RuleCommands;
+  publishAlert: (alertId: number) => void;
+  /** Alert upserts, coalesced per alert (one refresher per engine). */
+  alerts: AlertRefresher;
+  now: () => number;
+}
+
+/** The rule a run belongs to. */
+export interface TFlowRuleRef {
+  id: number;
+  tenantId: number;
+  name: string;
+}
+
+const deviceColumns = {
+  id: devices.id,
+  tangramId: devices.tangramId,
+  tenantId: devices.tenantId,
+  projectId: devices.projectId,
+  productId: projects.productId,
+};
+
+/** The SQL condition of a device scope (tenant not included). */
+export function scopeCondition(scope: TFlowDeviceScope): SQL {
+  if (scope.kind === 'devices')
+    return inArray(
+      devices.tangramId,
+      scope.tangram_ids.map((t) => t.toUpperCase()),
+    );
+  if (scope.kind === 'projects') return inArray(devices.projectId, scope.ids);
+  return inArray(projects.productId, scope.ids);
+}
+
+const slotColumns = {
+  1: { min: sql.raw('v1_min'), max: sql.raw('v1_max'), sum: sql.raw('v1_sum') },
+  2: { min: sql.raw('v2_min'), max: sql.raw('v2_max'), sum: sql.raw('v2_sum') },
+  3: { min: sql.raw('v3_min'), max: sql.raw('v3_max'), sum: sql.raw('v3_sum') },
+} as const;
+
+interface TRollupRow {
+  n: string | number | null;
+  mn: number | null;
+  mx: number | null;
+  s: string | number | null;
+  first: number | null;
+  last: number | null;
+}
+
+/** Buckets of minutes serve ranges up to a day; longer ranges read hour buckets. */
+function bucketFor(rangeMs: number): number {
+  return rangeMs <= 86_400_000 ? 60_000 : 3_600_000;
+}
+
+/** Builds the live effects of runs of `rule`. */
+export function liveEffects(deps: TLiveEffectsDeps, rule: TFlowRuleRef): TFlowEffects {
+  const { db } = deps;
+  const inTenant = eq(devices.tenantId, rule.tenantId);
+  return {
+    async device(tangramId) {
+      const [row] = await db
+        .select(deviceColumns)
+        .from(devices)
+        .innerJoin(projects, eq(projects.id, devices.projectId))
+        .where(and(inTenant, eq(devices.tangramId, tangramId.toUpperCase())));
+      return row ?? null;
+    },
+    async devicesIn(scope) {
+      return db
+        .select(deviceColumns)
+        .from(devices)
+        .innerJoin(projects, eq(projects.id, devices.projectId))
+        .where(and(inTenant, scopeCondition(scope)))
+        .orderBy(devices.id)
+        .limit(FLOW_PARALLEL_DEVICES_MAX);
+    },
+    async aggregate(device, key, slot, fn, fromMs, toMs) {
+      const bucket = bucketFor(toMs - fromMs);
+      const from = Math.floor(fromMs / bucket) * bucket;
+      const c = slotColumns[slot as 1 | 2 | 3];
+      const res = await db.execute(sql`
+        select sum(count) as n, min(${c.min}) as mn, max(${c.max}) as mx, sum(${c.sum}) as s,
+               (array_agg(first_v1 order by first_ts asc))[1] as first, (array_agg(last_v1 order by last_ts desc))[1] as last
+        from telemetry_rollup
+        where device_id = ${device.id} and key = ${key} and bucket_ms = ${bucket} and bucket_ts >= ${from} and bucket_ts <= ${toMs}`);
+      const row = rowsOf<TRollupRow>(res)[0];
+      const n = Number(row?.n ?? 0);
+      if (fn === 'count') return n;
+      if (!row || n === 0) return Number.NaN;
+      switch (fn) {
+        case 'sum':
+          return Number(row.s);
+        case 'avg':
+          return Number(row.s) / n;
+        case 'min':
+          return row.mn === null ? Number.NaN : Number(row.mn);
+        case 'max':
+          return row.mx === null ? Number.NaN : Number(row.mx);
+        default:
+          return row.first === null || row.last === null ? Number.NaN : Number(row.last) - Number(row.first);
+      }
+    },
+    async health(device) {
+      const [row] = await db
+        .select({ lastSeenAt: devices.lastSeenAt, status: devices.statusValue })
+        .from(devices)
+        .where(and(inTenant, eq(devices.id, device.id)));
+      const lastSeen = row?.lastSeenAt ?? 0;
+      return { online: isOnline(row?.lastSeenAt ?? null, deps.now()), lastSeen, status: row?.status ?? -1 };
+    },
+    async raiseAlert(a) {
+      const now = deps.now();
+      const { touch, opened } = await deps.alerts.raise(
+        {
+          kind: 'platform',
+          ruleId: rule.id,
+          ruleIndex: a.nodeIndex,
+          deviceId: a.device.id,
+          tenantId: rule.tenantId,
+          projectId: a.device.projectId,
+          productId: a.device.productId,
+          ruleName: rule.name,
+          level: a.level,
+          message: a.message,
+        },
+        a.trigger,
+        now,
+      );
+      deps.publishAlert(touch.id);
+      if (opened && !touch.flapping) {
+        await markNotified(db, touch.id, now);
+        await deps.notifier.notify({
+          reason: 'opened',
+          tenantId: rule.tenantId,
+          projectId: a.device.projectId,
+          deviceId: a.device.id,
+          alertId: touch.id,
+          level: a.level,
+          ruleName: rule.name,
+          message: a.message,
+          trigger: a.trigger,
+          projectEmail: false,
+          projectLine: false,
+          at: now,
+        });
+      }
+      return { alertId: touch.id, opened };
+    },
+    async notify(n) {
+      const now = deps.now();
+      if (n.alertId !== null && !n.alertOpened) {
+        const [project] = await db.select({ s: projects.ruleRenotifyS }).from(projects).where(eq(projects.id, n.device.projectId));
+        if (!(await claimRepeat(db, n.alertId, now, (project?.s ?? RULE_RENOTIFY_DEFAULT_S) * 1000))) return 'held';
+      }
+      await deps.notifier.notify({
+        reason: 'notify',
+        tenantId: rule.tenantId,
+        projectId: n.device.projectId,
+        deviceId: n.device.id,
+        alertId: n.alertId,
+        level: null,
+        ruleName: rule.name,
+        message: n.message,
+        trigger: null,
+        projectEmail: n.email,
+        projectLine: n.line,
+        at: now,
+      });
+      return 'queued';
+    },
+    async command(_nodeId, device, command, timeoutMs) {
+      const params = command.name === 'sensorCommand' ? { key: command.key, action: command.action } : {};
+      try {
+        const x = await deps.commands.exchange(device, rule.name, { name: command.name, params }, timeoutMs);
+        if (x.outcome === 'ok') return { tangramId: device.tangramId, outcome: 'ok', result: x.result, error: null };
+        if (x.outcome === 'device_error') return { tangramId: device.tangramId, outcome: 'device_error', result: null, error: x.error };
+        return { tangramId: device.tangramId, outcome: x.outcome, result: null, error: null };
+      } catch (err) {
+        return { tangramId: device.tangramId, outcome: 'offline', result: null, error: (err as Error).message };
+      }
+    },
+    async scheduleCommands(s) {
+      const nextAt = await storeCommandSchedule(db, rule, { ...s, tangramIds: s.devices.map((d) => d.tangramId) }, deps.now());
+      return { nextAt };
+    },
+  };
+}

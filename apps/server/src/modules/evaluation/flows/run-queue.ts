@@ -1,0 +1,99 @@
+/**
+ * The run queue of the flow engine (docs/platform-rules.md "Limits"): each tenant's runs start at most
+ * `runs_per_second` per second (a one-second window), the rest wait in the tenant's queue in arrival order; a run
+ * offered when the window's allowance is spent and `queue_max` runs already wait is refused (the caller records
+ * it). Across tenants at most `concurrency` runs are in progress at once.
+ */
+import type { TEngineConfig } from '@tessera/contracts';
+
+interface TTenantQueue<T> {
+  config: TEngineConfig;
+  runs: T[];
+  windowStart: number;
+  startedInWindow: number;
+}
+
+/** Per-tenant rate-limited queues in front of a runner. */
+export class RunQueue<T> {
+  private readonly queues = new Map<number, TTenantQueue<T>>();
+  private running = 0;
+  private timer: NodeJS.Timeout | null = null;
+
+  /**
+   * @param run starts one run; the queue counts it in progress until the promise settles.
+   * @param settled called after each run settles (the engine wakes whoever waits for idle).
+   */
+  constructor(
+    private readonly run: (item: T) => Promise<void>,
+    private readonly concurrency: number,
+    private readonly settled: () => void = () => undefined,
+  ) {}
+
+  /** Queues `item` of `tenantId` under `config`; answers false (nothing queued) when the tenant's limit refuses it. */
+  offer(tenantId: number, config: TEngineConfig, item: T): boolean {
+    let q = this.queues.get(tenantId);
+    if (!q) {
+      q = { config, runs: [], windowStart: Date.now(), startedInWindow: 0 };
+      this.queues.set(tenantId, q);
+    }
+    this.roll(q, Date.now());
+    const rateSpent = q.startedInWindow + q.runs.length >= config.runs_per_second;
+    if (rateSpent && q.runs.length >= config.queue_max) return false;
+    q.config = config;
+    q.runs.push(item);
+    this.pump();
+    return true;
+  }
+
+  /** Queued (not yet started) items matching `match`. */
+  count(match: (item: T) => boolean): number {
+    let n = 0;
+    for (const q of this.queues.values()) for (const r of q.runs) if (match(r)) n += 1;
+    return n;
+  }
+
+  /** True while a run is in progress or waiting. */
+  get busy(): boolean {
+    return this.running > 0 || [...this.queues.values()].some((q) => q.runs.length > 0);
+  }
+
+  /** Stops the window timer (runs in progress finish on their own). */
+  stop(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private roll(q: TTenantQueue<T>, wall: number): void {
+    if (wall - q.windowStart >= 1000) {
+      q.windowStart = wall;
+      q.startedInWindow = 0;
+    }
+  }
+
+  private pump(): void {
+    for (const [tenantId, q] of this.queues) {
+      const wall = Date.now();
+      this.roll(q, wall);
+      while (q.runs.length > 0 && this.running < this.concurrency && q.startedInWindow < q.config.runs_per_second) {
+        const item = q.runs.shift() as T;
+        q.startedInWindow += 1;
+        this.running += 1;
+        void this.run(item).finally(() => {
+          this.running -= 1;
+          this.pump();
+          this.settled();
+        });
+      }
+      if (q.runs.length === 0 && this.running === 0) this.queues.delete(tenantId);
+      else if (q.runs.length > 0 && q.startedInWindow >= q.config.runs_per_second && !this.timer) {
+        this.timer = setTimeout(
+          () => {
+            this.timer = null;
+            this.pump();
+          },
+          Math.max(1, 1000 - (wall - q.windowStart)),
+        );
+      }
+    }
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The trace of platform-rule runs on its way to `platform_rule_runs` (docs/platform-rules.md "Runs and the trace"):
+ * rows wait in memory until TRACE_BATCH of them or TRACE_FLUSH_MS has passed, then go out in one statement each
+ * (flow-store.ts writeRuns), at most TRACE_WRITERS statements at once so the database works on one batch while the
+ * next fills. A failed write is logged; runs never wait for their trace.
+ */
+import type { Logger } from 'pino';
+import type { Db } from '../../../db/client.js';
+import { type TRunRow, writeRuns } from './flow-store.js';
+
+/** Trace rows are written when this many wait, or after TRACE_FLUSH_MS. */
+const TRACE_BATCH = 500;
+const TRACE_FLUSH_MS = 200;
+/** Trace writes in flight at once. */
+const TRACE_WRITERS = 2;
+
+/** Batches run rows into the database. */
+export class TraceWriter {
+  private readonly rows: TRunRow[] = [];
+  private readonly flushing = new Set<Promise<void>>();
+  private flushLoop: Promise<void> | null = null;
+  private flushTimer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+  ) {}
+
+  /** Queues one run's row; a full batch starts a write, else a timer does. */
+  record(row: TRunRow): void {
+    this.rows.push(row);
+    if (this.rows.length >= TRACE_BATCH) void this.flush();
+    else if (!this.flushTimer) {
+      this.flushTimer = setTimeout(() => {
+        this.flushTimer = null;
+        void this.flush();
+      }, TRACE_FLUSH_MS);
+    }
+  }
+
+  /**
+   * Writes the trace rows waiting, at most TRACE_WRITERS statements at once (the database works on two batches while
+   * the next fills); resolves when every write started so far is done (or failed and was logged).
+   */
+  flush(): Promise<void> {
+    this.flushLoop ??= this.writeTrace().finally(() => {
+      this.flushLoop = null;
+    });
+    return this.flushLoop;
+  }
+
+  /** The one loop writing the trace (flush() joins it rather than starting another). */
+  private async writeTrace(): Promise<void> {
+    // Rows recorded while the last writes were in flight are picked up before the loop ends.
+    do {
+      while (this.rows.length > 0) {
+        while (this.flushing.size >= TRACE_WRITERS) await Promise.race(this.flushing);
+        const rows = this.rows.splice(0, TRACE_BATCH);
+        const write: Promise<void> = writeRuns(this.db, rows).then(
+          () => undefined,
+          (err: unknown) => this.log.warn({ err, runs: rows.length }, 'platform rules: trace rows not written'),
+        );
+        this.flushing.add(write);
+        void write.finally(() => this.flushing.delete(write));
+      }
+      await Promise.all(this.flushing);
+    } while (this.rows.length > 0);
+  }
+
+  /** Stops the flush timer (rows still waiting are written by a last flush()). */
+  stop(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    this.flushTimer = null;
+  }
+}

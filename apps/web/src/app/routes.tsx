@@ -1,0 +1,40 @@
+/**
+ * The route table of spec §2 for the sections built so far (docs/decisions/console.md): each feature owns its
+ * routes (`features/<feature>/routes.tsx`) and this file places them: the sign-in pages outside the authenticated
+ * layout, the rest inside it, `/` → default page, any other path → / (the spec's /404 rule). Every page is a lazy
+ * chunk through `lib/lazyPage`; `router.tsx` puts this table under the guard.
+ */
+import { Navigate, type RouteObject } from 'react-router';
+import { alertRoutes } from '../features/alerts/routes';
+import { dashboardRoutes } from '../features/dashboard/routes';
+import { authRoutes } from '../features/auth/routes';
+import { deviceRoutes } from '../features/devices/routes';
+import { downloadRoutes } from '../features/downloads/routes';
+import { lineRoutes } from '../features/line/routes';
+import { platformRuleRoutes } from '../features/platform-rules/routes';
+import { productRoutes } from '../features/products/routes';
+import { profileRoutes } from '../features/profile/routes';
+import { projectRoutes } from '../features/projects/routes';
+import { lazyPage } from '../lib/lazyPage';
+import DefaultRedirect from './DefaultRedirect';
+
+/** The console's pages, in the order of spec §2: sign-in pages, then the authenticated layout's pages, then the 404 rule. */
+export const consoleRoutes: RouteObject[] = [
+  ...authRoutes,
+  {
+    lazy: lazyPage(() => import('./AppLayout')),
+    children: [
+      { index: true, element: <DefaultRedirect /> },
+      ...profileRoutes,
+      ...dashboardRoutes,
+      ...productRoutes,
+      ...projectRoutes,
+      ...deviceRoutes,
+      ...alertRoutes,
+      ...downloadRoutes,
+      ...lineRoutes,
+      ...platformRuleRoutes,
+    ],
+  },
+  { path: '*', element: <Navigate to="/" replace /> },
+];

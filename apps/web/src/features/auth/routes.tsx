@@ -1,0 +1,15 @@
+/**
+ * Sign-in routes of the console (spec §2: `login`, `forgot`, `reset`, `setpwd/{type}`, `logout`). They sit outside
+ * the authenticated layout; the guard in the shell's root sends a signed-in user away from them.
+ */
+import type { RouteObject } from 'react-router';
+import { lazyPage } from '../../lib/lazyPage';
+
+/** Route objects of the sign-in pages; relative paths, placed under the shell's root. */
+export const authRoutes: RouteObject[] = [
+  { path: 'login', lazy: lazyPage(() => import('./LoginPage')) },
+  { path: 'forgot', lazy: lazyPage(() => import('./ForgotPage')) },
+  { path: 'reset', lazy: lazyPage(() => import('./ResetPage')) },
+  { path: 'setpwd/:type', lazy: lazyPage(() => import('./SetPwdPage')) },
+  { path: 'logout', lazy: lazyPage(() => import('./LogoutPage')) },
+];

@@ -1,0 +1,282 @@
+/**
+ * /dashboard (spec §2 "Pages and widgets. Refresh choices 5, 10 and 30 min", §3 dashboard state; docs/dashboard.md):
+ * the viewer's pages as tabs — added, renamed, moved, deleted after a confirmation; the page shown is `?page=` (its
+ * position, 1 by default) — and the page's widgets on a 12-column grid (react-grid-layout), dragged by their header
+ * and resized from their corner, the layout saved when a drag or resize ends. Below 768 px the widgets stack in one
+ * column (reading only). Empty states lead to the first page and the first widget.
+ */
+import { DownOutlined, PlusOutlined } from '@ant-design/icons';
+import {
+  DASHBOARD_COLUMNS,
+  DASHBOARD_MAX_PAGES,
+  DASHBOARD_MAX_WIDGETS,
+  type TDashboardPage,
+  type TWidget,
+  type TWidgetType,
+} from '@tessera/contracts';
+import { App, Button, Card, Dropdown, Empty, Flex, Form, Input, Modal, Skeleton, Tabs } from 'antd';
+import { useEffect, useRef, useState } from 'react';
+import ReactGridLayout, { type Layout, useContainerWidth } from 'react-grid-layout';
+import 'react-grid-layout/css/styles.css';
+import 'react-resizable/css/styles.css';
+import { useTranslation } from 'react-i18next';
+import { useSearchParams } from 'react-router';
+import { useDashboardPages, useDashboardWidgets, usePageMutations, useSaveWidgets } from '../api';
+import { WidgetEditor } from '../components/WidgetEditor';
+import { WidgetFrame } from '../components/WidgetFrame';
+import { placeNew, sameLayout, type TGridItem, toSave, withLayout } from '../model/widgets';
+
+const ROW_PX = 40;
+const MARGIN_PX = 12;
+/** Below this width the widgets stack in one column. */
+const STACK_BELOW_PX = 768;
+const cellHeight = (h: number) => h * ROW_PX + (h - 1) * MARGIN_PX;
+
+/** The name form of a new or renamed page. */
+function PageNameModal({
+  open,
+  initial,
+  onClose,
+  onDone,
+}: {
+  open: boolean;
+  initial: string;
+  onClose: () => void;
+  onDone: (name: string) => void;
+}) {
+  const { t } = useTranslation();
+  const [form] = Form.useForm<{ name: string }>();
+  return (
+    <Modal
+      open={open}
+      title={initial ? t('dashboard.renamePage') : t('dashboard.newPage')}
+      onOk={() => form.submit()}
+      onCancel={onClose}
+      destroyOnHidden
+      okButtonProps={{ 'data-testid': 'page-name-save' }}
+    >
+      <Form form={form} preserve={false} initialValues={{ name: initial }} onFinish={(v) => onDone(v.name.trim())}>
+        <Form.Item name="name" rules={[{ required: true, whitespace: true, message: t('dashboard.nameRequired') }, { max: 32 }]}>
+          <Input autoFocus data-testid="page-name" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+/** One page's widgets on the grid. */
+function PageGrid({ page }: { page: TDashboardPage }) {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const state = useDashboardWidgets(page.id);
+  const save = useSaveWidgets(page.id);
+  const [widgets, setWidgets] = useState<TWidget[]>([]);
+  const [editing, setEditing] = useState<TWidget | 'new' | null>(null);
+  const nextId = useRef(-1);
+  const { width, containerRef, mounted } = useContainerWidth();
+  useEffect(() => {
+    if (state.data) setWidgets(state.data.widgetList);
+  }, [state.data]);
+
+  const persist = (next: TWidget[]) => {
+    const before = widgets;
+    setWidgets(next);
+    save.mutate(
+      { widgetList: toSave(next) },
+      {
+        onError: (e) => {
+          setWidgets(before);
+          void message.error(e.message);
+        },
+      },
+    );
+  };
+  const onLayoutDone = (layout: Layout) => {
+    const next = withLayout(widgets, layout as readonly TGridItem[]);
+    if (!sameLayout(widgets, next)) persist(next);
+  };
+  const onEdited = (w: { type: TWidgetType; title: string; parameter: string }) => {
+    if (editing === 'new') persist([...widgets, { id: nextId.current--, ...w, layout: placeNew(w.type, widgets) }]);
+    else if (editing) persist(widgets.map((x) => (x.id === editing.id ? { ...x, ...w } : x)));
+    setEditing(null);
+  };
+  const onDelete = (w: TWidget) =>
+    modal.confirm({
+      title: t('dashboard.deleteWidgetTitle', { name: w.title || t(`dashboard.types.${w.type}`) }),
+      okText: t('common.delete'),
+      okButtonProps: { danger: true, 'data-testid': 'widget-delete-confirm' },
+      onOk: () => persist(widgets.filter((x) => x.id !== w.id)),
+    });
+
+  const full = widgets.length >= DASHBOARD_MAX_WIDGETS;
+  const addButton = (
+    <Button type="primary" icon={<PlusOutlined />} disabled={full} onClick={() => setEditing('new')} data-testid="widget-add">
+      {t('dashboard.addWidget')}
+    </Button>
+  );
+  const stacked = mounted && width < STACK_BELOW_PX;
+  const frame = (w: TWidget, editable: boolean) => (
+    <WidgetFrame widget={w} height={cellHeight(w.layout.h)} editable={editable} onEdit={() => setEditing(w)} onDelete={() => onDelete(w)} />
+  );
+
+  return (
+    <Flex vertical gap={12}>
+      <Flex justify="end" gap={8}>
+        {full && <span style={{ alignSelf: 'center' }}>{t('dashboard.widgetLimit', { max: DASHBOARD_MAX_WIDGETS })}</span>}
+        {addButton}
+      </Flex>
+      <div ref={containerRef} data-testid="dashboard-grid" data-saving={save.isPending}>
+        {state.isLoading && <Skeleton active />}
+        {state.isSuccess && widgets.length === 0 && <Empty description={t('dashboard.noWidgets')}>{addButton}</Empty>}
+        {stacked && (
+          <Flex vertical gap={MARGIN_PX}>
+            {[...widgets]
+              .sort((a, b) => a.layout.y - b.layout.y || a.layout.x - b.layout.x)
+              .map((w) => (
+                <div key={w.id} style={{ height: cellHeight(w.layout.h) }}>
+                  {frame(w, false)}
+                </div>
+              ))}
+          </Flex>
+        )}
+        {mounted && !stacked && widgets.length > 0 && (
+          <ReactGridLayout
+            width={width}
+            layout={widgets.map((w) => ({ i: String(w.id), ...w.layout, minW: 2, minH: 2 }))}
+            gridConfig={{ cols: DASHBOARD_COLUMNS, rowHeight: ROW_PX, margin: [MARGIN_PX, MARGIN_PX], containerPadding: [0, 0] }}
+            dragConfig={{ enabled: true, handle: '.widget-drag' }}
+            resizeConfig={{ enabled: true, handles: ['se'] }}
+            onDragStop={onLayoutDone}
+            onResizeStop={onLayoutDone}
+          >
+            {widgets.map((w) => (
+              <div key={String(w.id)} data-testid={`grid-item-${w.id}`}>
+                {frame(w, true)}
+              </div>
+            ))}
+          </ReactGridLayout>
+        )}
+      </div>
+      <WidgetEditor
+        open={editing !== null}
+        widget={editing === 'new' ? undefined : (editing ?? undefined)}
+        onClose={() => setEditing(null)}
+        onDone={onEdited}
+      />
+    </Flex>
+  );
+}
+
+/** The dashboard. */
+export default function DashboardPage() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const pages = useDashboardPages();
+  const changes = usePageMutations();
+  const [search, setSearch] = useSearchParams();
+  const [naming, setNaming] = useState<TDashboardPage | 'new' | null>(null);
+  const list = pages.data?.data ?? [];
+  const position = Number(search.get('page') ?? 1);
+  const current = list.find((p) => p.position === position) ?? list[0];
+  const show = (p: TDashboardPage) => setSearch({ page: String(p.position) }, { replace: true });
+  const fail = (e: Error) => void message.error(e.message);
+
+  const onNamed = (name: string) => {
+    if (naming === 'new')
+      changes.create.mutate(name, {
+        onSuccess: (p) => {
+          setNaming(null);
+          show(p);
+        },
+        onError: fail,
+      });
+    else if (naming) changes.rename.mutate({ id: naming.id, name }, { onSuccess: () => setNaming(null), onError: fail });
+  };
+  const move = (p: TDashboardPage, by: -1 | 1) => {
+    const ids = list.map((x) => x.id);
+    const i = ids.indexOf(p.id);
+    const j = i + by;
+    if (j < 0 || j >= ids.length) return;
+    [ids[i], ids[j]] = [ids[j], ids[i]];
+    changes.order.mutate(ids, { onSuccess: () => setSearch({ page: String(j + 1) }, { replace: true }), onError: fail });
+  };
+  const remove = (p: TDashboardPage) =>
+    modal.confirm({
+      title: t('dashboard.deletePageTitle', { name: p.name }),
+      content: t('dashboard.deletePageContent', { count: p.widget_count }),
+      okText: t('common.delete'),
+      okButtonProps: { danger: true, 'data-testid': 'page-delete-confirm' },
+      onOk: () => changes.remove.mutateAsync(p.id).then(() => setSearch({}, { replace: true }), fail),
+    });
+
+  if (pages.isLoading) return <Skeleton active />;
+  const newPage = (
+    <Button
+      type="primary"
+      icon={<PlusOutlined />}
+      onClick={() => setNaming('new')}
+      disabled={list.length >= DASHBOARD_MAX_PAGES}
+      data-testid="page-add"
+    >
+      {t('dashboard.newPage')}
+    </Button>
+  );
+  return (
+    <Card title={t('dashboard.heading')} extra={list.length > 0 && newPage} data-testid="dashboard">
+      {list.length === 0 ? (
+        <Empty description={t('dashboard.noPages')}>{newPage}</Empty>
+      ) : (
+        <Tabs
+          activeKey={String(current?.id)}
+          onChange={(key) => {
+            const p = list.find((x) => String(x.id) === key);
+            if (p) show(p);
+          }}
+          destroyOnHidden
+          items={list.map((p) => ({
+            key: String(p.id),
+            label: (
+              <span data-testid={`page-tab-${p.position}`}>
+                {p.name}
+                {p.id === current?.id && (
+                  <Dropdown
+                    trigger={['click']}
+                    menu={{
+                      items: [
+                        { key: 'rename', label: t('dashboard.renamePage'), onClick: () => setNaming(p) },
+                        { key: 'left', label: t('dashboard.moveLeft'), disabled: p.position === 1, onClick: () => move(p, -1) },
+                        { key: 'right', label: t('dashboard.moveRight'), disabled: p.position === list.length, onClick: () => move(p, 1) },
+                        {
+                          key: 'delete',
+                          label: <span data-testid="page-delete">{t('dashboard.deletePage')}</span>,
+                          danger: true,
+                          onClick: () => remove(p),
+                        },
+                      ],
+                    }}
+                  >
+                    <Button
+                      size="small"
+                      type="text"
+                      icon={<DownOutlined />}
+                      aria-label={t('dashboard.pageMenu')}
+                      data-testid="page-menu"
+                      style={{ marginLeft: 4 }}
+                    />
+                  </Dropdown>
+                )}
+              </span>
+            ),
+            children: <PageGrid page={p} />,
+          }))}
+        />
+      )}
+      <PageNameModal
+        open={naming !== null}
+        initial={naming && naming !== 'new' ? naming.name : ''}
+        onClose={() => setNaming(null)}
+        onDone={onNamed}
+      />
+    </Card>
+  );
+}

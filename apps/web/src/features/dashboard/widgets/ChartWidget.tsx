@@ -1,0 +1,114 @@
+/**
+ * Line and bar widgets: several devices × keys over the widget's range, bucketed by the chosen function like the
+ * history chart (v2 timeseries per series), read again every 5, 10 or 30 minutes; zooming a line re-queries the
+ * zoomed range with finer buckets. A series whose device the viewer may no longer see is named under the chart.
+ */
+import { useQueries } from '@tanstack/react-query';
+import { paths, type TTimeseriesResponse, type TWidgetParameter } from '@tessera/contracts';
+import { Typography } from 'antd';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { TChartOption } from '../../../lib/charts';
+import { http } from '../../../lib/http';
+import { dashboardKeys } from '../api';
+import { EChart } from '../../devices/components/EChart';
+import { formatValues } from '../../devices/model/format';
+import { type TRange, zoomedRange } from '../../devices/model/range';
+
+const WIDTH = 300;
+
+/** Each series' answer and HTTP status; stable while no query changed (TanStack memoizes a stable `combine`). */
+const combineSeries = (results: { data?: TTimeseriesResponse; error: unknown }[]) => ({
+  loaded: results.map((r) => r.data),
+  statuses: results.map((r) => (r.error as { status?: number } | null)?.status),
+});
+const ZOOM_DEBOUNCE_MS = 400;
+
+/** The widget body: `kind` line or bar. */
+export function ChartWidget({ p, kind, height }: { p: TWidgetParameter<'line'>; kind: 'line' | 'bar'; height: number }) {
+  const { t, i18n } = useTranslation();
+  // The range ends when the widget last refreshed; zooming narrows it until the next refresh.
+  const [range, setRange] = useState<TRange>(() => [Date.now() - p.range_ms, Date.now()]);
+  const [view, setView] = useState<TRange | null>(null);
+  const zoomTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
+  useEffect(() => {
+    const timer = setInterval(() => {
+      setRange([Date.now() - p.range_ms, Date.now()]);
+      setView(null);
+    }, p.refresh_min * 60_000);
+    setRange([Date.now() - p.range_ms, Date.now()]);
+    return () => {
+      clearInterval(timer);
+      clearTimeout(zoomTimer.current);
+    };
+  }, [p.range_ms, p.refresh_min]);
+  const shown = view ?? range;
+  const { loaded, statuses } = useQueries({
+    queries: p.series.map((s) => ({
+      queryKey: dashboardKeys.series(s.tangram_id, s.key, p.fn, shown[0], shown[1]),
+      queryFn: () =>
+        http.get<TTimeseriesResponse>(
+          paths.tsTimeseriesV2,
+          {
+            tangramId: s.tangram_id,
+            key: s.key,
+            startTs: Math.round(shown[0]),
+            endTs: Math.round(shown[1]),
+            fn: p.fn,
+            diff: false,
+            width: WIDTH,
+          },
+          { quiet: true },
+        ),
+      staleTime: 60_000,
+    })),
+    combine: combineSeries,
+  });
+  const gone = p.series.filter((_, i) => {
+    const status = statuses[i];
+    return status === 404 || status === 403;
+  });
+  const option = useMemo<TChartOption>(() => {
+    const series = p.series.map((s, i) => {
+      const data = (loaded[i]?.points ?? []).map((pt) => [pt.ts, pt.vs[0] ?? null] as [number, number | null]);
+      const name = `${s.tangram_id.slice(-6)} ${s.key}`;
+      return kind === 'line'
+        ? { type: 'line' as const, name, data, showSymbol: data.length < 60, connectNulls: false }
+        : { type: 'bar' as const, name, data };
+    });
+    return {
+      animation: false,
+      grid: { left: 48, right: 16, top: 28, bottom: kind === 'line' ? 48 : 24 },
+      tooltip: { trigger: 'axis', valueFormatter: (v) => formatValues([typeof v === 'number' ? v : null], i18n.language) },
+      legend: { show: p.series.length > 1, top: 0, type: 'scroll' },
+      xAxis: { type: 'time', min: shown[0], max: shown[1] },
+      yAxis: { type: 'value', scale: kind === 'line' },
+      dataZoom: kind === 'line' ? [{ type: 'inside' }, { type: 'slider', height: 16, bottom: 4 }] : [],
+      series,
+    };
+  }, [loaded, p.series, kind, shown, i18n.language]);
+  const drawn = loaded.reduce((n, d) => n + (d?.points.length ?? 0), 0);
+  const onZoom = (startPct: number, endPct: number) => {
+    clearTimeout(zoomTimer.current);
+    zoomTimer.current = setTimeout(() => {
+      const next = zoomedRange(shown, startPct, endPct);
+      if (next) setView(next);
+    }, ZOOM_DEBOUNCE_MS);
+  };
+  return (
+    <div>
+      <EChart
+        option={option}
+        points={drawn}
+        testId={`widget-${kind}-chart`}
+        height={height - (gone.length ? 22 : 0)}
+        onZoom={kind === 'line' ? onZoom : undefined}
+      />
+      {gone.length > 0 && (
+        <Typography.Text type="warning" data-testid="widget-device-gone">
+          {t('dashboard.seriesGone', { ids: gone.map((s) => s.tangram_id.slice(-12)).join(', ') })}
+        </Typography.Text>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+/**
+ * The side panel form of the selected node: one control per field of its type (model/nodes.ts NODE_FIELDS), edits
+ * written straight into the node's data; the contract's schema for the node type is checked as you type and its
+ * first problem shown under the form (the server's apply checks the whole graph).
+ */
+import { type TFlowNodeType, ZFlowNodeData } from '@tessera/contracts';
+import { Alert, DatePicker, Form, Input, InputNumber, Select, Switch } from 'antd';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { fieldApplies, getAt, NODE_FIELDS, setAt, type TNodeField } from '../model/nodes';
+
+function Control({ field, value, onChange }: { field: TNodeField; value: unknown; onChange: (v: unknown) => void }) {
+  const { t } = useTranslation();
+  const testId = `node-field-${field.path.join('-')}`;
+  switch (field.kind) {
+    case 'number':
+      return (
+        <InputNumber
+          min={field.min}
+          max={field.max}
+          value={value as number}
+          onChange={(v) => onChange(v ?? undefined)}
+          data-testid={testId}
+        />
+      );
+    case 'switch':
+      return <Switch checked={value === true} onChange={onChange} data-testid={testId} />;
+    case 'select':
+      return (
+        <Select
+          value={value as string}
+          onChange={onChange}
+          data-testid={testId}
+          options={field.options.map((o) => ({ value: o, label: field.i18n ? t(`${field.i18n}.${o}`) : o }))}
+        />
+      );
+    case 'tags':
+    case 'ids':
+      return (
+        <Select
+          mode="tags"
+          value={((value as unknown[]) ?? []).map(String)}
+          onChange={(list: string[]) =>
+            onChange(field.kind === 'ids' ? list.map(Number).filter((n) => Number.isInteger(n) && n > 0) : list)
+          }
+          tokenSeparators={[',', ' ']}
+          open={false}
+          data-testid={testId}
+        />
+      );
+    case 'datetime':
+      return (
+        <DatePicker
+          showTime
+          value={typeof value === 'number' ? dayjs(value) : null}
+          onChange={(d) => onChange(d ? d.valueOf() : undefined)}
+          data-testid={testId}
+        />
+      );
+    case 'expression':
+    case 'template':
+      return (
+        <Input.TextArea
+          autoSize={{ minRows: 1, maxRows: 4 }}
+          value={(value as string) ?? ''}
+          onChange={(e) => onChange(e.target.value)}
+          data-testid={testId}
+        />
+      );
+    default:
+      return <Input value={(value as string) ?? ''} onChange={(e) => onChange(e.target.value)} data-testid={testId} />;
+  }
+}
+
+/** The form of node `kind` over `data`; `onChange` gets the whole new data. */
+export function NodeForm({
+  kind,
+  data,
+  onChange,
+}: {
+  kind: TFlowNodeType;
+  data: Record<string, unknown>;
+  onChange: (data: Record<string, unknown>) => void;
+}) {
+  const { t } = useTranslation();
+  const check = ZFlowNodeData[kind].safeParse(data);
+  return (
+    <Form layout="vertical" size="small" data-testid="node-form">
+      {NODE_FIELDS[kind]
+        .filter((f) => fieldApplies(kind, f, data))
+        .map((f) => (
+          <Form.Item
+            key={f.path.join('.')}
+            label={t(`platformRules.fields.${f.path.join('_')}`)}
+            help={
+              f.kind === 'expression'
+                ? t('platformRules.expressionHelp')
+                : f.kind === 'template'
+                  ? t('platformRules.templateHelp')
+                  : undefined
+            }
+          >
+            <Control field={f} value={getAt(data, f.path)} onChange={(v) => onChange(setAt(data, f.path, v))} />
+          </Form.Item>
+        ))}
+      {!check.success && (
+        <Alert
+          type="warning"
+          showIcon
+          data-testid="node-form-problem"
+          message={`${check.error.issues[0]?.path.join('.') ?? ''}: ${check.error.issues[0]?.message ?? ''}`}
+        />
+      )}
+    </Form>
+  );
+}

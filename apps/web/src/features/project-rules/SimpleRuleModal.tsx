@@ -1,0 +1,140 @@
+/**
+ * Add or edit a simple rule: "when key.slot op threshold (held for N s), raise an alert of level with message and
+ * notify". Validated by ZSimpleRuleInput (the server's schema); the slots offered follow the sensor's values per point.
+ */
+import {
+  ALERT_LEVELS,
+  COMPARE_OPS,
+  RULE_MESSAGE_MAX,
+  RULE_WINDOW_MAX_S,
+  type TSimpleRule,
+  type TSimpleRuleInput,
+  TELEMETRY_SLOTS,
+  ZSimpleRuleInput,
+} from '@tessera/contracts';
+import { App, Checkbox, Form, Input, InputNumber, Modal, Select, Space, Switch } from 'antd';
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { zodRule } from '../../lib/zodRules';
+import { useSensors } from '../sensors/api';
+import { useSaveSimpleRule } from './api';
+import { COMPARE_SIGNS } from './ruleText';
+
+const DEFAULTS: Partial<TSimpleRuleInput> = {
+  slot: 'v1',
+  op: 'gt',
+  duration_s: 0,
+  level: 'alert',
+  enabled: true,
+  notify_email: false,
+  notify_line: false,
+};
+
+/** The modal; `rule` is the rule to edit, null to add, undefined when closed. */
+export function SimpleRuleModal({
+  projectId,
+  rule,
+  onClose,
+}: {
+  projectId: number;
+  rule: TSimpleRule | null | undefined;
+  onClose: () => void;
+}) {
+  const { t } = useTranslation();
+  const { message } = App.useApp();
+  const [form] = Form.useForm<TSimpleRuleInput>();
+  const sensors = useSensors(projectId);
+  const save = useSaveSimpleRule(projectId);
+  const open = rule !== undefined;
+  const key = Form.useWatch('key', form);
+  const valueCount = sensors.data?.data.find((s) => s.key === key)?.value_count ?? 1;
+
+  useEffect(() => {
+    if (open) form.setFieldsValue(rule ?? { ...DEFAULTS, key: sensors.data?.data[0]?.key });
+  }, [open, rule, form, sensors.data]);
+
+  const submit = (values: TSimpleRuleInput) =>
+    save.mutate(
+      { id: rule?.id ?? null, input: ZSimpleRuleInput.parse(values) },
+      {
+        onSuccess: () => {
+          message.success(t('common.saved'));
+          form.resetFields();
+          onClose();
+        },
+        onError: (e) => void message.error(`${t('errors.saveFailed')}: ${e.message}`),
+      },
+    );
+  const rules = (field: keyof TSimpleRuleInput) => [zodRule(ZSimpleRuleInput, field, t)];
+  return (
+    <Modal
+      open={open}
+      title={rule ? t('projectRules.simple.edit') : t('projectRules.simple.add')}
+      onCancel={onClose}
+      onOk={() => form.submit()}
+      okButtonProps={{ loading: save.isPending, 'data-testid': 'simple-rule-submit' }}
+      destroyOnHidden
+      width={640}
+    >
+      <Form<TSimpleRuleInput> form={form} layout="vertical" onFinish={submit} preserve={false} initialValues={DEFAULTS}>
+        <Form.Item name="name" label={t('common.name')} rules={rules('name')}>
+          <Input data-testid="simple-rule-name" />
+        </Form.Item>
+        <Space wrap align="start">
+          <Form.Item name="key" label={t('projectRules.simple.key')} rules={rules('key')}>
+            <Select
+              style={{ width: 180 }}
+              options={(sensors.data?.data ?? []).map((s) => ({ value: s.key, label: `${s.key} (${s.name})` }))}
+              onChange={() => form.setFieldValue('slot', 'v1')}
+              data-testid="simple-rule-key"
+            />
+          </Form.Item>
+          <Form.Item name="slot" label={t('projectRules.simple.slot')} rules={rules('slot')}>
+            <Select style={{ width: 80 }} options={TELEMETRY_SLOTS.slice(0, valueCount).map((s) => ({ value: s, label: s }))} />
+          </Form.Item>
+          <Form.Item name="op" label={t('projectRules.simple.op')} rules={rules('op')}>
+            <Select
+              style={{ width: 80 }}
+              options={COMPARE_OPS.map((op) => ({ value: op, label: COMPARE_SIGNS[op] }))}
+              data-testid="simple-rule-op"
+            />
+          </Form.Item>
+          <Form.Item name="threshold" label={t('projectRules.simple.threshold')} rules={rules('threshold')}>
+            <InputNumber style={{ width: 120 }} data-testid="simple-rule-threshold" />
+          </Form.Item>
+          <Form.Item
+            name="duration_s"
+            label={t('projectRules.simple.duration')}
+            rules={rules('duration_s')}
+            tooltip={t('projectRules.simple.durationHelp')}
+          >
+            <InputNumber min={0} max={RULE_WINDOW_MAX_S} style={{ width: 120 }} data-testid="simple-rule-duration" />
+          </Form.Item>
+        </Space>
+        <Space wrap align="start">
+          <Form.Item name="level" label={t('projectRules.simple.level')} rules={rules('level')}>
+            <Select
+              style={{ width: 160 }}
+              options={ALERT_LEVELS.map((l) => ({ value: l, label: t(`projectRules.levels.${l}`) }))}
+              data-testid="simple-rule-level"
+            />
+          </Form.Item>
+          <Form.Item name="enabled" label={t('projectRules.enabled')} valuePropName="checked">
+            <Switch />
+          </Form.Item>
+        </Space>
+        <Form.Item name="message" label={t('projectRules.simple.message')} rules={rules('message')}>
+          <Input maxLength={RULE_MESSAGE_MAX + 10} showCount data-testid="simple-rule-message" />
+        </Form.Item>
+        <Space>
+          <Form.Item name="notify_email" valuePropName="checked" noStyle>
+            <Checkbox data-testid="simple-rule-notify-email">{t('projectRules.simple.notifyEmail')}</Checkbox>
+          </Form.Item>
+          <Form.Item name="notify_line" valuePropName="checked" noStyle>
+            <Checkbox data-testid="simple-rule-notify-line">{t('projectRules.simple.notifyLine')}</Checkbox>
+          </Form.Item>
+        </Space>
+      </Form>
+    </Modal>
+  );
+}

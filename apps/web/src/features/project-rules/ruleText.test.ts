@@ -1,0 +1,20 @@
+import { describe, expect, it } from 'vitest';
+import { simpleRuleChannels, simpleRuleCondition } from './ruleText';
+
+const t = (key: string, o?: Record<string, string | number>) => (o ? `${key}:${JSON.stringify(o)}` : key);
+
+describe('rule texts', () => {
+  it('shows the comparison with its sign, and the duration when there is one', () => {
+    const rule = { key: 'temperature', slot: 'v1' as const, op: 'gte' as const, threshold: 30.5, duration_s: 0 };
+    expect(simpleRuleCondition(rule, t)).toBe('temperature.v1 ≥ 30.5');
+    expect(simpleRuleCondition({ ...rule, op: 'neq', duration_s: 60 }, t)).toBe(
+      'temperature.v1 ≠ 30.5 projectRules.simple.forSeconds:{"seconds":60}',
+    );
+  });
+  it('lists the notified channels', () => {
+    expect(simpleRuleChannels({ notify_email: true, notify_line: true }, t)).toBe(
+      'projectRules.channels.email, projectRules.channels.line',
+    );
+    expect(simpleRuleChannels({ notify_email: false, notify_line: false }, t)).toBe('');
+  });
+});
