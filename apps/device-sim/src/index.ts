@@ -77,6 +77,6 @@ export async function startSimulator(opts: TSimOptions): Promise<TSimulator> {
 
 export { applyConfig, initialSchedule } from './schedule.js';
 export { answerCommand, SIM_FIRMWARE_VERSION } from './commands.js';
-export { DEFAULT_KEYS, valuesOf } from './generators.js';
+export { DEFAULT_KEYS, seededRandom, valuesOf } from './generators.js';
 export { RECONNECT_FIRST_MS, RECONNECT_MAX_MS, reconnectDelayMs } from './reconnect.js';
 export type { TSimCounters } from './device.js';

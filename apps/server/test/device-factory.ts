@@ -35,6 +35,7 @@ export interface TBuiltDevice {
 /** A project with devices. */
 export interface TBuiltProject {
   tenantId: number;
+  productId: number;
   projectId: number;
   devices: TBuiltDevice[];
 }
@@ -95,7 +96,7 @@ export async function buildDeviceProject(
       .returning();
     built.push({ id: d.id, tangramId, secret });
   }
-  return { tenantId, projectId: project.id, devices: built };
+  return { tenantId, productId: product.id, projectId: project.id, devices: built };
 }
 
 /** Authorises user `accountId` for `deviceId` (what the device-authorisation screens will write). */

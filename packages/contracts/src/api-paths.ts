@@ -59,4 +59,6 @@ export const paths = {
   tsTimeseriesV2: `${API.ts}/v2/timeseries`,
   tsDownload: `${API.ts}/download`,
   tsRawValues: `${API.ts}/telemetries/value/timeseries`,
+  tsStatisticsSummary: `${API.ts}/statistics/summary`,
+  tsActivationRate: `${API.ts}/statistics/activation-rate`,
 } as const;

@@ -33,3 +33,4 @@ export * from './platform-rules.js';
 export * from './platform-rules-api.js';
 export * from './downloads.js';
 export * from './dashboard.js';
+export * from './analytics.js';

@@ -193,6 +193,8 @@ export const devices = pgTable(
     nickname: text('nickname').notNull().default(''),
     secretHash: text('secret_hash').notNull(),
     lastSeenAt: epochMs('last_seen_at'),
+    /** When the server first received anything from the device (its activation); null until then. */
+    firstSeenAt: epochMs('first_seen_at'),
     statusValue: bigint('status_value', { mode: 'number' }),
     statusTs: epochMs('status_ts'),
     createdAt: createdAt(),

@@ -1,9 +1,15 @@
 /**
- * Small SQL helpers shared by the modules: substring search and recognising a unique-index violation on both
+ * Small SQL helpers shared by the modules: array parameters, substring search and recognising a unique-index violation on both
  * drivers (paging: paging.ts).
  */
-import { ilike, or, type SQL } from 'drizzle-orm';
+import { ilike, or, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn } from 'drizzle-orm/pg-core';
+
+/**
+ * A JS array as one array parameter (`= any(${sqlArray(ids)}::int[])`, `unnest(...)`): drizzle would otherwise expand
+ * it into a list of parameters.
+ */
+export const sqlArray = (values: readonly unknown[]): SQL => sql`${sql.param(values)}`;
 
 /** A case-insensitive substring match of `q` on any of `columns`; `%`, `_` and `\` in `q` match literally. */
 export function searchAny(q: string | undefined, columns: PgColumn[]): SQL | undefined {

@@ -6,6 +6,7 @@
  */
 import { Navigate, type RouteObject } from 'react-router';
 import { alertRoutes } from '../features/alerts/routes';
+import { analyticsRoutes } from '../features/analytics/routes';
 import { dashboardRoutes } from '../features/dashboard/routes';
 import { authRoutes } from '../features/auth/routes';
 import { deviceRoutes } from '../features/devices/routes';
@@ -31,6 +32,7 @@ export const consoleRoutes: RouteObject[] = [
       ...projectRoutes,
       ...deviceRoutes,
       ...alertRoutes,
+      ...analyticsRoutes,
       ...downloadRoutes,
       ...lineRoutes,
       ...platformRuleRoutes,

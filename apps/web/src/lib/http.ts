@@ -13,6 +13,7 @@
 import { ErrorCode, MAX_RETRIES, paths, REQUEST_TIMEOUT_MS, RETRY_DELAY_MS, type TErrorBody, ZErrorBody } from '@tessera/contracts';
 import { emitHttpEvent } from './httpEvents';
 import { clearSession, getLanguage, getSession, saveTokens } from './session';
+import { saveBlob } from './saveFile';
 
 /**
  * A failed call: HTTP `status` (0 when no response: `OFFLINE`, `TIMEOUT`), the server's `code` and message, and its
@@ -194,13 +195,7 @@ export function createHttp(settings: THttpSettings = {}) {
       const raw = await request('GET', path + toQueryString(query), undefined, {}, true);
       const blob = raw.data as Blob;
       const name = /filename="?([^";]+)"?/.exec(raw.headers.get('content-disposition') ?? '')?.[1] ?? 'download';
-      if (typeof document !== 'undefined') {
-        const a = document.createElement('a');
-        a.href = URL.createObjectURL(blob);
-        a.download = name;
-        a.click();
-        setTimeout(() => URL.revokeObjectURL(a.href), 0);
-      }
+      if (typeof document !== 'undefined') saveBlob(name, blob);
       return blob;
     },
   };

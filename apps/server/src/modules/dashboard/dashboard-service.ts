@@ -40,7 +40,8 @@ export async function listPages(db: Db, principal: TPrincipal): Promise<TDashboa
       id: dashboardPages.id,
       name: dashboardPages.name,
       position: dashboardPages.position,
-      widget_count: sql<number>`(select count(*)::int from dashboard_widgets w where w.page_id = ${dashboardPages.id})`,
+      // Qualified by hand: inside a subquery drizzle would write the bare column `"id"`, which names w.id there.
+      widget_count: sql<number>`(select count(*)::int from dashboard_widgets w where w.page_id = "dashboard_pages"."id")`,
     })
     .from(dashboardPages)
     .where(own(principal))

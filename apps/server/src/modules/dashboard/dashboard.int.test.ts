@@ -97,6 +97,8 @@ describe(`dashboard pages and widgets (${TEST_DB_KIND})`, () => {
     ]);
     const read = await api<TDashboardState>('GET', dashboardPaths.widgets(page.body.id), t.vendor.token);
     expect(read.body.widgetList).toHaveLength(3);
+    const listed = await api<TDashboardPageList>('GET', dashboardPaths.pages, t.vendor.token);
+    expect(listed.body.data.find((p) => p.id === page.body.id)?.widget_count).toBe(3);
     expect((await api('DELETE', dashboardPaths.widget(alerts.id), t.vendor.token)).status).toBe(204);
     expect((await api<TDashboardState>('GET', dashboardPaths.widgets(page.body.id), t.vendor.token)).body.widgetList).toHaveLength(2);
   });

@@ -1,5 +1,5 @@
 /** What the demo loads. Values only; seed-demo.ts writes them. */
-import type { TAccountLevel, TFlowGraphInput, TSimpleRuleInput, TStatusGroup } from '@tessera/contracts';
+import type { TAccountLevel, TFlowGraphInput, TSimpleRuleInput, TStatusGroup, TWidgetInput } from '@tessera/contracts';
 
 /** The password of every demo account (meets the §5 password rule). */
 export const DEMO_PASSWORD = 'Demo#2026';
@@ -170,5 +170,43 @@ export function demoPlatformRules(projectId: number): { name: string; descriptio
         edges: [{ id: 'e1', source: 'n1', target: 'n2' }],
       },
     },
+  ];
+}
+
+/** The name of the demo accounts' first dashboard page. */
+export const DEMO_DASHBOARD_NAME = 'Factory line';
+
+/**
+ * The first dashboard page of a demo account over `tangramIds` (the devices it may see, the first one featured): the
+ * first device's temperature and a gauge of its motor current (amber from the demo rule's 1.9 A), its status, the
+ * account's alerts, a week of every device's temperature (the backfilled history) and a table of the devices with
+ * their current. Layout on the 12-column grid.
+ */
+export function demoDashboardWidgets(tangramIds: readonly string[]): TWidgetInput[] {
+  const [first] = tangramIds;
+  const widget = (type: TWidgetInput['type'], title: string, parameter: object, layout: TWidgetInput['layout']): TWidgetInput => ({
+    new: true,
+    type,
+    title,
+    parameter: JSON.stringify(parameter),
+    layout,
+  });
+  return [
+    widget('latest', 'Temperature', { tangram_id: first, key: 'temperature' }, { x: 0, y: 0, w: 3, h: 3 }),
+    widget(
+      'gauge',
+      'Motor current',
+      { tangram_id: first, key: 'current', min: 0, max: 3, thresholds: [{ value: 1.9, color: '#faad14' }] },
+      { x: 3, y: 0, w: 3, h: 5 },
+    ),
+    widget('status', 'Status', { tangram_id: first }, { x: 6, y: 0, w: 3, h: 5 }),
+    widget('alerts', 'Latest alerts', { limit: 10 }, { x: 9, y: 0, w: 3, h: 9 }),
+    widget(
+      'line',
+      'Temperature, last 7 days',
+      { series: tangramIds.map((id) => ({ tangram_id: id, key: 'temperature' })), fn: 'avg', range_ms: 7 * 86_400_000, refresh_min: 30 },
+      { x: 0, y: 5, w: 9, h: 8 },
+    ),
+    widget('devices', 'Devices', { tangram_ids: [...tangramIds], key: 'current' }, { x: 0, y: 13, w: 12, h: 6 }),
   ];
 }

@@ -1,7 +1,13 @@
 import { valuesOf } from '@tessera/device-sim';
 import {
+  DAY_MS,
+  dashboardPaths,
   DEFAULT_FEATURES,
   paths,
+  type TDashboardPageList,
+  type TDashboardState,
+  type TStatisticsSummary,
+  type TTimeseriesResponse,
   platformRulePaths,
   rulePaths,
   type TPlatformRuleList,
@@ -17,7 +23,8 @@ import { openTestDatabase, startTestServer, TEST_DB_KIND, type TTestServer } fro
 import { sha256, verifyPassword } from '../../core/crypto.js';
 import type { Database } from '../../db/client.js';
 import { accounts, deviceAuthz, devices, products, projects, telemetryLatest, tenants } from '../../db/schema.js';
-import { DEMO_ACCOUNTS, DEMO_PASSWORD, DEMO_RULE, DEMO_STATUS_GROUPS } from './demo-data.js';
+import { DEMO_ACCOUNTS, DEMO_DASHBOARD_NAME, DEMO_PASSWORD, DEMO_RULE, DEMO_STATUS_GROUPS } from './demo-data.js';
+import { DEMO_HISTORY_DAYS, historyStepMs } from './history.js';
 import { rotateDemoSecrets } from './seed.js';
 
 async function tokenOf(server: TTestServer, email: string): Promise<string> {
@@ -28,8 +35,10 @@ async function tokenOf(server: TTestServer, email: string): Promise<string> {
 describe(`demo seed (${TEST_DB_KIND})`, () => {
   let database: Database;
   let server: TTestServer;
+  let startedAt = 0;
   beforeAll(async () => {
     database = await openTestDatabase();
+    startedAt = Date.now();
     server = await startTestServer({ demo: true }, database);
   });
   afterAll(async () => {
@@ -125,6 +134,59 @@ describe(`demo seed (${TEST_DB_KIND})`, () => {
     for (const d of sim!) {
       expect(rows.find((r) => r.tangramId === d.tangramId)?.secretHash).toBe(sha256(d.secret));
       expect([...(d.keys ?? [])].sort()).toEqual(['current', 'humidity', 'temperature', 'vibration']);
+    }
+  });
+
+  it('starts with a week of history written in the background: daily temperature cycles and current excursions', async () => {
+    const token = await tokenOf(server, 'vendor@example.com');
+    const ids = (await server.api<{ data: TDevice[] }>('GET', paths.devices, { token })).body.data.map((d) => d.tangram_id);
+    const week = `startTs=${startedAt - DEMO_HISTORY_DAYS * DAY_MS}&endTs=${startedAt}`;
+    // Every demo device gets a point a minute of current and one every 5 minutes of the other keys (the last batch
+    // lands within seconds of the start).
+    const summary = async () =>
+      (
+        await server.api<TStatisticsSummary>(
+          'GET',
+          `${paths.tsStatisticsSummary}?tangramIds=${ids.join(',')}&keys=current,temperature&${week}`,
+          { token },
+        )
+      ).body.data;
+    const deadline = Date.now() + 60_000;
+    let stats = await summary();
+    while (Date.now() < deadline && stats.some((s) => s.count < (DEMO_HISTORY_DAYS * DAY_MS) / historyStepMs(s.key) - 2)) {
+      await new Promise((r) => setTimeout(r, 500));
+      stats = await summary();
+    }
+    for (const s of stats) {
+      expect(s.count, `${s.tangramId} ${s.key}`).toBeGreaterThanOrEqual((DEMO_HISTORY_DAYS * DAY_MS) / historyStepMs(s.key) - 2);
+      if (s.key === 'current') expect(s.max).toBeGreaterThan(DEMO_RULE.threshold);
+      // 22 ± 4 °C over each day.
+      if (s.key === 'temperature') expect((s.max ?? 0) - (s.min ?? 0)).toBeGreaterThan(6);
+    }
+    // The history chart of the week answers from the minute rollups: a 30-minute bucket, each one filled.
+    const chart = await server.api<TTimeseriesResponse>(
+      'GET',
+      `${paths.tsTimeseriesV2}?tangramId=${ids[0]}&key=temperature&${week}&width=600`,
+      {
+        token,
+      },
+    );
+    expect(chart.body).toMatchObject({ source: 'rollup_1m', bucket_ms: 1_800_000 });
+    expect(chart.body.points.length).toBeGreaterThanOrEqual(DEMO_HISTORY_DAYS * 48 - 1);
+  });
+
+  it('gives the demo vendor and the demo user a first dashboard page over the devices each may see', async () => {
+    for (const [email, count] of [
+      ['vendor@example.com', 5],
+      ['user@example.com', 2],
+    ] as const) {
+      const token = await tokenOf(server, email);
+      const pages = await server.api<TDashboardPageList>('GET', dashboardPaths.pages, { token });
+      expect(pages.body.data.map((p) => [p.name, p.widget_count])).toEqual([[DEMO_DASHBOARD_NAME, 6]]);
+      const state = await server.api<TDashboardState>('GET', dashboardPaths.widgets(pages.body.data[0].id), { token });
+      expect(state.body.widgetList.map((w) => w.type)).toEqual(['latest', 'gauge', 'status', 'alerts', 'line', 'devices']);
+      const table = state.body.widgetList.find((w) => w.type === 'devices');
+      expect(JSON.parse(table?.parameter ?? '{}').tangram_ids).toHaveLength(count);
     }
   });
 

@@ -2,6 +2,7 @@
  * Loads the demo on a database without accounts: tenants, the three logins, a product class and
  * product, a project on the motor & environment module with status groups and a simple rule, five devices, and the
  * user's authorisation for two of them. One transaction: a failure leaves the database empty, so the next start retries.
+ * Then the vendor's and the user's first dashboard page, through the dashboard service (its checks apply).
  */
 import { count, eq } from 'drizzle-orm';
 import { DEFAULT_FEATURES, ZFlowGraph } from '@tessera/contracts';
@@ -15,6 +16,8 @@ import { createSimpleRule } from '../project-rules/simple-rules.js';
 import { createProject, updateProject } from '../projects/project-service.js';
 import * as demo from './demo-data.js';
 import type { TRuleChanges } from '../../core/context.js';
+import type { TPrincipal } from '../../core/principal.js';
+import { createPage, saveWidgets } from '../dashboard/dashboard-service.js';
 
 /**
  * Seeds the demo when the database has no accounts. Needs the catalogue (ensureCatalogue) to exist.
@@ -24,7 +27,7 @@ export async function seedDemoIfEmpty(db: Db, ruleChanges: TRuleChanges): Promis
   const [{ n }] = await db.select({ n: count() }).from(accounts);
   if (n > 0) return false;
   const passwordHash = await hashPassword(demo.DEMO_PASSWORD);
-  await db.transaction(async (tx) => {
+  const seeded = await db.transaction(async (tx) => {
     const [platform] = await tx.insert(tenants).values({ name: demo.PLATFORM_TENANT_NAME }).returning();
     const [tenant] = await tx.insert(tenants).values({ name: demo.DEMO_TENANT_NAME }).returning();
     const made = await tx
@@ -74,6 +77,13 @@ export async function seedDemoIfEmpty(db: Db, ruleChanges: TRuleChanges): Promis
         triggerKind: start?.type === 'start' ? start.data.trigger.kind : null,
       });
     }
+    return { accounts: made, tangramIds: devices.map((d) => d.tangram_id) };
   });
+  for (const account of seeded.accounts.filter((a) => a.level !== 'admin')) {
+    const principal: TPrincipal = { ...account, accountId: account.id, fea: account.features, via: 'jwt' };
+    const visible = account.level === 'user' ? seeded.tangramIds.slice(0, demo.DEMO_USER_DEVICE_COUNT) : seeded.tangramIds;
+    const page = await createPage(db, principal, demo.DEMO_DASHBOARD_NAME);
+    await saveWidgets(db, principal, page.id, { widgetList: demo.demoDashboardWidgets(visible) });
+  }
   return true;
 }

@@ -1,5 +1,5 @@
 /**
- * The demo: on a database without accounts it loads demo data; on every
+ * The demo: on a database without accounts it loads demo data and, in the background, a week of history; on every
  * start with DEMO on it gives the demo devices fresh secrets and streams telemetry for them with the in-process
  * simulator (@tessera/device-sim) over the real broker.
  */
@@ -10,6 +10,7 @@ import { randomSecret, sha256 } from '../../core/crypto.js';
 import type { Db } from '../../db/client.js';
 import { accounts, devices, projectSensors } from '../../db/schema.js';
 import * as demo from './demo-data.js';
+import { backfillDemoHistory } from './history.js';
 import { seedDemoIfEmpty } from './seed-demo.js';
 
 /**
@@ -25,6 +26,7 @@ export async function startDemo(ctx: TAppContext, brokerUrl: string): Promise<()
     return async () => undefined;
   }
   printLogins(ctx, seeded);
+  const historyEndMs = Date.now() - 60_000;
   let sim: TSimulator | undefined;
   try {
     sim = await startSimulator({ url: brokerUrl, devices: simDevices, rateHz: 1 });
@@ -32,17 +34,35 @@ export async function startDemo(ctx: TAppContext, brokerUrl: string): Promise<()
   } catch (err) {
     ctx.log.warn({ err }, 'demo simulator could not start');
   }
+  // A new demo gets its week of history in the background, once the simulator runs (on PGlite every query waits its
+  // turn): the server is ready and the console serves while it is written, batch by batch.
+  const history = new AbortController();
+  const backfilled = seeded ? backfillInBackground(ctx, simDevices, historyEndMs, history.signal) : Promise.resolve();
   return async () => {
-    await sim?.stop();
+    history.abort();
+    await Promise.all([sim?.stop(), backfilled]);
   };
 }
+
+async function backfillInBackground(ctx: TAppContext, simDevices: TDemoDevice[], endMs: number, signal: AbortSignal): Promise<void> {
+  const startedAt = Date.now();
+  try {
+    const points = await backfillDemoHistory(ctx.db, simDevices, endMs, signal);
+    ctx.log.info({ points, ms: Date.now() - startedAt, aborted: signal.aborted }, 'demo history written');
+  } catch (err) {
+    ctx.log.warn({ err }, 'demo history could not be written');
+  }
+}
+
+/** A demo device: the simulator's credentials and keys, and its id. */
+export type TDemoDevice = TSimDevice & { id: number; keys: string[] };
 
 /**
  * Gives each demo device (by its seeded serial number, in the demo vendor's tenant) a new secret and answers the
  * simulator's credentials, with the telemetry keys of the device's project. Null when there is no demo vendor.
  * Devices the vendor registered themselves are never touched.
  */
-export async function rotateDemoSecrets(db: Db): Promise<TSimDevice[] | null> {
+export async function rotateDemoSecrets(db: Db): Promise<TDemoDevice[] | null> {
   const [vendor] = await db.select({ tenantId: accounts.tenantId }).from(accounts).where(eq(accounts.email, demo.DEMO_VENDOR_EMAIL));
   if (!vendor) return null;
   const rows = await db
@@ -72,7 +92,7 @@ export async function rotateDemoSecrets(db: Db): Promise<TSimDevice[] | null> {
           ),
         )
     : [];
-  const out: TSimDevice[] = [];
+  const out: TDemoDevice[] = [];
   for (const r of rows) {
     const secret = randomSecret();
     await db
@@ -80,7 +100,7 @@ export async function rotateDemoSecrets(db: Db): Promise<TSimDevice[] | null> {
       .set({ secretHash: sha256(secret) })
       .where(eq(devices.id, r.id));
     const keys = sensors.filter((s) => s.projectId === r.projectId).map((s) => s.key);
-    out.push({ tangramId: r.tangramId, secret, keys });
+    out.push({ id: r.id, tangramId: r.tangramId, secret, keys });
   }
   return out;
 }

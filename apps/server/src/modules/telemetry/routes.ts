@@ -5,6 +5,10 @@
 import { z } from 'zod';
 import {
   AGG_FNS,
+  ZActivationRate,
+  ZActivationRateQuery,
+  ZStatisticsSummary,
+  ZStatisticsSummaryQuery,
   ZDeviceTwin,
   ZDeviceTwinsQuery,
   ZDownloadQuery,
@@ -21,10 +25,12 @@ import {
 } from '@tessera/contracts';
 import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
-import { principalOf, requireAuth } from '../../core/principal.js';
+import { principalOf, requireAuth, requireSection, requireVendor } from '../../core/principal.js';
+import { activationRate } from './activation.js';
 import { prepareDownload } from './download.js';
 import { getLatest, getLatestN, getMetadata } from './latest.js';
 import { getRawValues } from './raw.js';
+import { statisticsSummary } from './statistics.js';
 import { queryTimeseries } from './timeseries.js';
 import { getDeviceTwins } from './twins.js';
 
@@ -63,6 +69,20 @@ export async function telemetryRoutes(app: TApp, ctx: TAppContext): Promise<void
     '/telemetries/value/timeseries',
     { ...auth, schema: { tags, querystring: ZRawTimeseriesQuery, response: { 200: z.array(ZTelemetryRow) } } },
     (req) => getRawValues(db, principalOf(req), req.query),
+  );
+  app.get(
+    '/statistics/summary',
+    { ...auth, schema: { tags, querystring: ZStatisticsSummaryQuery, response: { 200: ZStatisticsSummary } } },
+    (req) => statisticsSummary(db, principalOf(req), req.query),
+  );
+  app.get(
+    '/statistics/activation-rate',
+    // Vendors' view of their fleet (analytics section); users are refused (docs/analytics.md).
+    {
+      preHandler: [requireSection('analytics'), requireVendor],
+      schema: { tags, querystring: ZActivationRateQuery, response: { 200: ZActivationRate } },
+    },
+    (req) => activationRate(db, principalOf(req), req.query),
   );
   app.get(
     '/download',

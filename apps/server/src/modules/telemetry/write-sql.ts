@@ -6,13 +6,12 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { TRejectedIn, TStatusRowIn, TTelemetryRowIn } from './rows.js';
+import { sqlArray } from '../../db/sql-helpers.js';
 
 /** Anything that runs SQL: the database or a transaction. */
 export type TExec = Pick<Db, 'execute'>;
 
-/** One array parameter (drizzle would otherwise expand a JS array into a list of parameters). */
-const arr = (values: readonly unknown[]): SQL => sql`${sql.param(values)}`;
-const col = <T, V>(rows: readonly T[], pick: (r: T) => V): SQL => arr(rows.map(pick));
+const col = <T, V>(rows: readonly T[], pick: (r: T) => V): SQL => sqlArray(rows.map(pick));
 
 /** Stores status words as received (a resent word is absorbed by the primary key). */
 export async function insertStatus(tx: TExec, rows: readonly TStatusRowIn[]): Promise<void> {
@@ -37,15 +36,30 @@ export async function updateDeviceStatus(tx: TExec, rows: readonly TStatusRowIn[
     where devices.id = s.device_id and (devices.status_ts is null or devices.status_ts < s.ts)`);
 }
 
-/** devices.last_seen_at = greatest(itself, the newest svc_recv_ts of the device in the batch). */
+/**
+ * devices.last_seen_at = greatest(itself, the newest svc_recv_ts of the device in the batch); first_seen_at (the
+ * device's activation) is set once, to the oldest svc_recv_ts of the device in the batch, when still null.
+ */
 export async function touchLastSeen(tx: TExec, telemetry: readonly TTelemetryRowIn[], status: readonly TStatusRowIn[]): Promise<void> {
-  const seen = new Map<number, number>();
-  for (const r of [...telemetry, ...status]) seen.set(r.deviceId, Math.max(seen.get(r.deviceId) ?? 0, r.svcRecvTs));
+  const seen = new Map<number, { first: number; last: number }>();
+  for (const rows of [telemetry, status]) {
+    for (const r of rows) {
+      const s = seen.get(r.deviceId);
+      if (!s) seen.set(r.deviceId, { first: r.svcRecvTs, last: r.svcRecvTs });
+      else {
+        s.first = Math.min(s.first, r.svcRecvTs);
+        s.last = Math.max(s.last, r.svcRecvTs);
+      }
+    }
+  }
   const ids = [...seen.keys()].sort((a, b) => a - b);
   if (ids.length === 0) return;
+  const of = (id: number) => seen.get(id) as { first: number; last: number };
   await tx.execute(sql`
-    update devices set last_seen_at = greatest(coalesce(devices.last_seen_at, 0), s.ts)
-    from unnest(${arr(ids)}::int[], ${arr(ids.map((id) => seen.get(id)))}::bigint[]) as s(device_id, ts)
+    update devices set last_seen_at = greatest(coalesce(devices.last_seen_at, 0), s.last_ts),
+      first_seen_at = coalesce(devices.first_seen_at, s.first_ts)
+    from unnest(${sqlArray(ids)}::int[], ${sqlArray(ids.map((id) => of(id).first))}::bigint[], ${sqlArray(ids.map((id) => of(id).last))}::bigint[])
+      as s(device_id, first_ts, last_ts)
     where devices.id = s.device_id`);
 }
 

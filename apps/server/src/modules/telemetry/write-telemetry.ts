@@ -5,15 +5,13 @@
  * Node: PostgreSQL aggregates them, so a 5,000-point batch costs one round trip and no per-row JavaScript. Sums are
  * added in numeric (db/exact-sum.ts), so no finite value can make the statement overflow.
  */
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { ROLLUP_BUCKETS_MS } from '@tessera/contracts';
 import { rowsOf } from '../../db/client.js';
 import { exactSum } from '../../db/exact-sum.js';
 import type { TExec } from './write-sql.js';
 import type { TTelemetryRowIn } from './rows.js';
-
-/** One array parameter (drizzle would otherwise expand a JS array into a list of parameters). */
-const arr = (values: readonly unknown[]): SQL => sql`${sql.param(values)}`;
+import { sqlArray } from '../../db/sql-helpers.js';
 
 /** The rollup sums of the inserted rows, in numeric (a float8 sum of finite doubles can overflow). */
 const [SUM1, SUM2, SUM3] = ['v1', 'v2', 'v3'].map((v) => exactSum(sql.raw(v)));
@@ -50,8 +48,8 @@ export async function insertTelemetry(tx: TExec, rows: readonly TTelemetryRowIn[
   const res = await tx.execute(sql`
     with ins as (
       insert into telemetry (device_id, key, ts, svc_recv_ts, v1, v2, v3)
-      select * from unnest(${arr(device)}::int[], ${arr(key)}::text[], ${arr(ts)}::bigint[], ${arr(recv)}::bigint[],
-        ${arr(v1)}::float8[], ${arr(v2)}::float8[], ${arr(v3)}::float8[])
+      select * from unnest(${sqlArray(device)}::int[], ${sqlArray(key)}::text[], ${sqlArray(ts)}::bigint[], ${sqlArray(recv)}::bigint[],
+        ${sqlArray(v1)}::float8[], ${sqlArray(v2)}::float8[], ${sqlArray(v3)}::float8[])
       on conflict (device_id, key, ts) do nothing
       returning device_id, key, ts, svc_recv_ts, v1, v2, v3
     ), rolled as (

@@ -5,7 +5,7 @@
  * Used by every page that picks devices to read (analytics, exports, widgets, platform telemetry).
  */
 import { Select } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDevices } from '../api';
 
@@ -16,6 +16,8 @@ interface TProps {
   max: number;
   testId?: string;
   placeholder?: string;
+  /** Told the labels ({@link deviceLabel}) of every device the picker has listed, by Tangram ID, as they become known. */
+  onLabels?: (labels: ReadonlyMap<string, string>) => void;
 }
 
 const SEARCH_DEBOUNCE_MS = 300;
@@ -23,7 +25,7 @@ const SEARCH_DEBOUNCE_MS = 300;
 export const deviceLabel = (d: { name: string; tangram_id: string }) => `${d.name} · ${d.tangram_id.slice(-12)}`;
 
 /** The select (a controlled antd form field). */
-export function DevicePicker({ value, onChange, max, testId = 'device-picker', placeholder }: TProps) {
+export function DevicePicker({ value, onChange, max, testId = 'device-picker', placeholder, onLabels }: TProps) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState<string | undefined>(undefined);
@@ -37,6 +39,9 @@ export function DevicePicker({ value, onChange, max, testId = 'device-picker', p
   useEffect(() => {
     if (found?.length) setKnown((m) => new Map([...m, ...found.map((d) => [d.tangram_id, deviceLabel(d)] as const)]));
   }, [found]);
+  const labelsRef = useRef(onLabels);
+  labelsRef.current = onLabels;
+  useEffect(() => labelsRef.current?.(known), [known]);
   const chosen = value ?? [];
   const full = chosen.length >= max;
   const options = useMemo(() => {

@@ -1,12 +1,9 @@
-/**
- * Controls of the history chart: key, range (presets 1 h / 24 h / 7 d / 30 d, at most HISTORY_RANGE_MAX_DAYS —
- * longer ranges are greyed out and the limit is said under the picker) and aggregation function.
- */
-import { HISTORY_RANGE_MAX_DAYS, type TAggFn } from '@tessera/contracts';
-import { DatePicker, Select, Space, Typography } from 'antd';
-import dayjs, { type Dayjs } from 'dayjs';
+/** Controls of the history chart: key, range ({@link HistoryRangePicker}) and aggregation function. */
+import type { TAggFn } from '@tessera/contracts';
+import { Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { clampRange, isDayDisabled, RANGE_PRESETS, type TRange } from '../model/range';
+import type { TRange } from '../model/range';
+import { HistoryRangePicker } from './HistoryRangePicker';
 
 /** The functions offered on the chart (sum and count are API-only). */
 export const CHART_FNS = ['avg', 'min', 'max'] as const satisfies readonly TAggFn[];
@@ -25,7 +22,6 @@ export interface THistoryControlsProps {
 /** Key select, range picker and fn select in one row. */
 export function HistoryControls(p: THistoryControlsProps) {
   const { t } = useTranslation();
-  const now = Date.now();
   return (
     <Space wrap align="start">
       <Select
@@ -35,29 +31,7 @@ export function HistoryControls(p: THistoryControlsProps) {
         options={p.keys.map((k) => ({ value: k.key, label: k.name }))}
         style={{ width: 200 }}
       />
-      <Space direction="vertical" size={2}>
-        <DatePicker.RangePicker
-          data-testid="history-range"
-          showTime
-          allowClear={false}
-          value={[dayjs(p.range[0]), dayjs(p.range[1])]}
-          presets={RANGE_PRESETS.map((preset) => ({
-            label: t(`devices.history.preset.${preset.key}`),
-            value: () => [dayjs().subtract(preset.ms, 'ms'), dayjs()] as [Dayjs, Dayjs],
-          }))}
-          disabledDate={(day, info) => isDayDisabled(day.startOf('day').valueOf(), info?.from?.valueOf(), now)}
-          onChange={(v) => {
-            if (!v?.[0] || !v[1]) return;
-            const start = v[0].valueOf();
-            const end = v[1].valueOf();
-            const clamped = clampRange(start, end);
-            p.onRange(clamped, clamped[0] !== start);
-          }}
-        />
-        <Typography.Text type="secondary" data-testid="history-range-limit">
-          {t('devices.history.rangeLimit', { days: HISTORY_RANGE_MAX_DAYS })}
-        </Typography.Text>
-      </Space>
+      <HistoryRangePicker value={p.range} onChange={p.onRange} testId="history-range" />
       <Select<TAggFn>
         data-testid="history-fn"
         value={p.fn}

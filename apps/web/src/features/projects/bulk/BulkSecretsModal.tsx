@@ -7,7 +7,8 @@ import type { TDeviceRegistered } from '@tessera/contracts';
 import { Alert, App, Button, Modal, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { downloadText, secretsCsv, secretsFileName } from './secretsCsv';
+import { saveText } from '../../../lib/saveFile';
+import { secretsCsv, secretsFileName } from './secretsCsv';
 
 interface TProps {
   projectId: number;
@@ -28,7 +29,7 @@ export function BulkSecretsModal({ projectId, devices, onClose }: TProps) {
   };
   const download = () => {
     if (!devices) return;
-    downloadText(secretsFileName(projectId, new Date()), secretsCsv(devices));
+    saveText(secretsFileName(projectId, new Date()), secretsCsv(devices));
     setDownloaded(true);
   };
   const askClose = () => {

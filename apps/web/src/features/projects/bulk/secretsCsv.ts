@@ -5,6 +5,7 @@
  */
 import type { TDeviceRegistered } from '@tessera/contracts';
 import Papa from 'papaparse';
+import { fileStamp } from '../../../lib/saveFile';
 
 /** The CSV columns, in order. */
 export const SECRETS_CSV_FIELDS = ['tangram_id', 'serial_number', 'secret'] as const;
@@ -19,19 +20,5 @@ export function secretsCsv(devices: TDeviceRegistered[]): string {
 
 /** The file name: `devices-<project id>-<YYYYMMDD-HHmmss>.csv` in local time. */
 export function secretsFileName(projectId: number, at: Date): string {
-  const p = (n: number) => String(n).padStart(2, '0');
-  const stamp = `${at.getFullYear()}${p(at.getMonth() + 1)}${p(at.getDate())}-${p(at.getHours())}${p(at.getMinutes())}${p(at.getSeconds())}`;
-  return `devices-${projectId}-${stamp}.csv`;
-}
-
-/** Saves `text` as a download named `fileName` (an object URL on a temporary link, released right after). */
-export function downloadText(fileName: string, text: string, type = 'text/csv;charset=utf-8'): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
-  const link = document.createElement('a');
-  link.href = url;
-  link.download = fileName;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 0);
+  return `devices-${projectId}-${fileStamp(at)}.csv`;
 }

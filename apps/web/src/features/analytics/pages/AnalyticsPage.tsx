@@ -1,0 +1,176 @@
+/**
+ * The analytics page (spec §2 `analytics` "device comparison", §5 "at least one device, at most 5";
+ * docs/analytics.md): 1–5 devices the viewer may see × up to MAX_ANALYTICS_KEYS keys over a range of at most
+ * HISTORY_RANGE_MAX_DAYS, bucketed by the chosen function. The series are overlaid, one chart per unit; a statistics
+ * table summarises each series; the charts export as PNG, their data as CSV, and the raw points as a download-centre
+ * job. Vendors also see the activation rate of their devices over the range.
+ */
+import { DownloadOutlined, FileTextOutlined } from '@ant-design/icons';
+import { hasFeature, MAX_ANALYTICS_DEVICES, MAX_ANALYTICS_KEYS, type TAggFn } from '@tessera/contracts';
+import { Alert, Button, Card, Empty, Form, message, Select, Space, Spin } from 'antd';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { fileStamp, saveText } from '../../../lib/saveFile';
+import { useSession } from '../../../lib/useSession';
+import { useDeviceKeys } from '../../devices/api';
+import { DevicePicker } from '../../devices/components/DevicePicker';
+import { CHART_FNS } from '../../devices/components/HistoryControls';
+import { HistoryRangePicker } from '../../devices/components/HistoryRangePicker';
+import { defaultRange, type TRange } from '../../devices/model/range';
+import { ExportModal } from '../../downloads/components/ExportModal';
+import { useComparedSeries, useStatisticsSummary } from '../api';
+import { ActivationCard } from '../components/ActivationCard';
+import { ComparisonCharts } from '../components/ComparisonCharts';
+import { StatisticsTable } from '../components/StatisticsTable';
+import { comparedSeries, comparisonCsv } from '../model/compare';
+
+/** The page. */
+export default function AnalyticsPage() {
+  const { t } = useTranslation();
+  const session = useSession();
+  const navigate = useNavigate();
+  const [tangramIds, setTangramIds] = useState<string[]>([]);
+  const [labels, setLabels] = useState<ReadonlyMap<string, string>>(new Map());
+  const [keys, setKeys] = useState<string[]>([]);
+  const [keysTouched, setKeysTouched] = useState(false);
+  const [range, setRange] = useState<TRange>(() => defaultRange(Date.now()));
+  const [fn, setFn] = useState<TAggFn>('avg');
+  const [exporting, setExporting] = useState(false);
+  const keyOptions = useDeviceKeys(tangramIds);
+
+  // Until the viewer picks keys, the first key the chosen devices report is compared.
+  useEffect(() => {
+    if (!keysTouched && keys.length === 0 && keyOptions.keys.length > 0) setKeys([keyOptions.keys[0].key]);
+  }, [keysTouched, keys.length, keyOptions.keys]);
+
+  const series = useMemo(() => comparedSeries(tangramIds, keys, keyOptions.keys, labels), [tangramIds, keys, keyOptions.keys, labels]);
+  const loaded = useComparedSeries(series, fn, range);
+  const summary = useStatisticsSummary(tangramIds, keys, range);
+  const mayExport = hasFeature(session.fea, '8:1');
+  const isVendor = session.level !== 'user';
+
+  const saveCsv = () => saveText(`analytics-${fileStamp(new Date())}.csv`, comparisonCsv(series, loaded.answers));
+
+  return (
+    <Space direction="vertical" size="middle" style={{ width: '100%' }} data-testid="analytics-page">
+      <Card size="small" title={t('analytics.title')}>
+        <Form layout="vertical">
+          <Space wrap align="start" size="large">
+            <Form.Item label={t('analytics.devices')} extra={t('analytics.devicesLimit', { max: MAX_ANALYTICS_DEVICES })}>
+              <div style={{ width: 360 }}>
+                <DevicePicker
+                  value={tangramIds}
+                  onChange={setTangramIds}
+                  max={MAX_ANALYTICS_DEVICES}
+                  testId="analytics-devices"
+                  onLabels={setLabels}
+                />
+              </div>
+            </Form.Item>
+            <Form.Item label={t('analytics.keys')} extra={t('analytics.keysLimit', { max: MAX_ANALYTICS_KEYS })}>
+              <Select<string[]>
+                mode="multiple"
+                style={{ width: 280 }}
+                value={keys}
+                onChange={(next) => {
+                  setKeysTouched(true);
+                  setKeys(next.slice(0, MAX_ANALYTICS_KEYS));
+                }}
+                loading={keyOptions.loading}
+                options={keyOptions.keys.map((k) => ({
+                  value: k.key,
+                  label: k.unit ? `${k.name} (${k.unit})` : k.name,
+                  disabled: keys.length >= MAX_ANALYTICS_KEYS && !keys.includes(k.key),
+                }))}
+                placeholder={t('analytics.keysPlaceholder')}
+                notFoundContent={tangramIds.length === 0 ? t('analytics.devicesFirst') : undefined}
+                data-testid="analytics-keys"
+              />
+            </Form.Item>
+            <Form.Item label={t('analytics.range')}>
+              <HistoryRangePicker
+                value={range}
+                testId="analytics-range"
+                onChange={(next, clamped) => {
+                  if (clamped) void message.warning(t('devices.history.clamped'));
+                  setRange(next);
+                }}
+              />
+            </Form.Item>
+            <Form.Item label={t('analytics.fn')}>
+              <Select<TAggFn>
+                value={fn}
+                onChange={setFn}
+                style={{ width: 120 }}
+                options={CHART_FNS.map((f) => ({ value: f, label: t(`devices.history.fn.${f}`) }))}
+                data-testid="analytics-fn"
+              />
+            </Form.Item>
+          </Space>
+        </Form>
+        <Space wrap>
+          <Button
+            icon={<FileTextOutlined />}
+            disabled={series.length === 0 || loaded.loading}
+            onClick={saveCsv}
+            data-testid="analytics-csv"
+          >
+            {t('analytics.csv')}
+          </Button>
+          {mayExport && (
+            <Button
+              icon={<DownloadOutlined />}
+              disabled={tangramIds.length === 0}
+              onClick={() => setExporting(true)}
+              data-testid="analytics-export"
+            >
+              {t('analytics.exportJob')}
+            </Button>
+          )}
+          {loaded.loading && <Spin size="small" />}
+        </Space>
+      </Card>
+
+      {mayExport && (
+        <ExportModal
+          open={exporting}
+          preset={{ tangramIds, keys, range }}
+          onClose={() => setExporting(false)}
+          onCreated={() => {
+            setExporting(false);
+            void message.success(
+              <span>
+                {t('downloads.queued')}
+                <Button type="link" size="small" onClick={() => navigate('/download')} data-testid="analytics-export-open">
+                  {t('downloads.openCentre')}
+                </Button>
+              </span>,
+            );
+          }}
+        />
+      )}
+
+      {tangramIds.length === 0 ? (
+        <Card size="small">
+          <Empty description={t('analytics.empty', { max: MAX_ANALYTICS_DEVICES })} data-testid="analytics-empty" />
+        </Card>
+      ) : keys.length === 0 ? (
+        <Card size="small">
+          <Empty description={t('analytics.noKeys')} data-testid="analytics-no-keys" />
+        </Card>
+      ) : (
+        <>
+          {loaded.failed && <Alert type="error" showIcon message={t('devices.loadFailed')} />}
+          <ComparisonCharts series={series} answers={loaded.answers} range={range} />
+          <Card size="small" title={t('analytics.stats.title')}>
+            {summary.isError && <Alert type="error" showIcon message={t('devices.loadFailed')} />}
+            <StatisticsTable series={series} stats={summary.data?.data} loading={summary.isFetching} />
+          </Card>
+        </>
+      )}
+
+      {isVendor && <ActivationCard range={range} />}
+    </Space>
+  );
+}
