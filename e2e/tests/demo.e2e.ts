@@ -3,6 +3,7 @@
  * and draws its history; the seeded user sees only the two devices granted to them, no vendor menu and no vendor
  * page (spec §2 route guard, §6 roles); a logged-out deep link goes through login and back (redirectFrom).
  */
+import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import authZh from '../../apps/web/src/features/auth/locales/zh-TW.json' with { type: 'json' };
@@ -39,6 +40,26 @@ describe('demo in Chromium', () => {
       await login(page, DEMO_VENDOR_EMAIL, DEMO_PASSWORD, 'vendor');
     });
     afterAll(() => page.context().close());
+
+    it('lands on a first dashboard page over a week of the demo devices’ history', async () => {
+      await page.waitForURL((url) => url.pathname === '/dashboard');
+      // Seven days of five devices' temperatures, in hourly buckets: the history written in the background.
+      // The widget reads every 30 minutes: once the history is written, a reload shows all of it.
+      const hours = async () => {
+        const res = await server.ctx.db.execute(
+          sql`select count(*)::int as n from telemetry_rollup where key = 'temperature' and bucket_ms = 3600000`,
+        );
+        return (res as unknown as { rows: { n: number }[] }).rows[0].n;
+      };
+      expect(await eventually(async () => (await hours()) >= 5 * 7 * 24, 30_000)).toBe(true);
+      await page.reload();
+      const week = page.getByTestId('widget-line-chart');
+      await expect.poll(async () => Number(await week.getAttribute('data-points')), { timeout: 15_000 }).toBeGreaterThan(5 * 160);
+      await expect
+        .poll(() => page.locator('[data-testid^="widget-latest-value"]').first().textContent(), { timeout: 15_000 })
+        .toMatch(/\d/);
+      await snap(page, 'demo-dashboard');
+    });
 
     it('sees a simulated value change on telemetry-status without a reload', async () => {
       await page.getByTestId('menu-device').click();

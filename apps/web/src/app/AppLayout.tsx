@@ -9,6 +9,8 @@ import {
   ClusterOutlined,
   DashboardOutlined,
   DownloadOutlined,
+  FunctionOutlined,
+  LineChartOutlined,
   LogoutOutlined,
   MessageOutlined,
   ProjectOutlined,
@@ -28,9 +30,11 @@ const ICONS: Record<string, ReactNode> = {
   project: <ProjectOutlined />,
   device: <ClusterOutlined />,
   alerts: <AlertOutlined />,
+  analytics: <LineChartOutlined />,
   download: <DownloadOutlined />,
   lineNotify: <MessageOutlined />,
   platformRule: <ApartmentOutlined />,
+  platformTelemetry: <FunctionOutlined />,
 };
 
 /** The shell around every logged-in page. */

@@ -5,7 +5,7 @@
  * peaks pass the demo rule's 1.9 A), one point a minute for current (every excursion is sampled) and one every five
  * minutes for the other keys. They are written through the ingest batch writer in large batches — raw rows, their
  * 1-min and 1-h rollups and the latest values aggregated inside the database, one statement per batch — while the
- * server already serves (docs/decisions/demo.md).
+ * server already serves (docs/decisions/catalogue.md "History").
  */
 import { DAY_MS } from '@tessera/contracts';
 import { seededRandom, valuesOf } from '@tessera/device-sim';
