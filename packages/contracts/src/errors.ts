@@ -47,10 +47,13 @@ export const ErrorCode = {
 /** One of the {@link ErrorCode} values. */
 export type TErrorCode = (typeof ErrorCode)[keyof typeof ErrorCode];
 
-/** The body of every 4xx/5xx response. `details` lists field errors for VALIDATION_FAILED. */
+/**
+ * The body of every 4xx/5xx response. `details` lists field errors for VALIDATION_FAILED; a field error inside a
+ * text (a formula) may say where: `position`, a 0-based character index.
+ */
 export const ZErrorBody = z.object({
   code: z.string(),
   message: z.string(),
-  details: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  details: z.array(z.object({ path: z.string(), message: z.string(), position: z.number().int().optional() })).optional(),
 });
 export type TErrorBody = z.infer<typeof ZErrorBody>;

@@ -34,3 +34,4 @@ export * from './platform-rules-api.js';
 export * from './downloads.js';
 export * from './dashboard.js';
 export * from './analytics.js';
+export * from './platform-telemetry.js';

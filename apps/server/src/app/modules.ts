@@ -15,6 +15,7 @@ import { alertDeliveryRoutes } from '../modules/notifications/delivery-routes.js
 import { notificationRoutes } from '../modules/notifications/routes.js';
 import { productRoutes } from '../modules/products/routes.js';
 import { platformRuleRoutes } from '../modules/platform-rules/routes.js';
+import { platformTelemetryRoutes } from '../modules/platform-telemetry/routes.js';
 import { projectRoleRoutes } from '../modules/project-roles/routes.js';
 import { projectRuleRoutes } from '../modules/project-rules/routes.js';
 import { projectSettingsRoutes } from '../modules/project-settings/routes.js';
@@ -48,6 +49,7 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/rule-engine/v1', platformRuleRoutes],
   ['/frontstage-dc/v1', downloadRoutes],
   ['/dashboard/v1', dashboardRoutes],
+  ['/frontstage-pt/v1', platformTelemetryRoutes],
 ];
 
 /** Registers all module routes on `app`. */

@@ -30,6 +30,7 @@ import { ErrorCode } from '@tessera/contracts';
 import { settlesWithin } from '../core/deadline.js';
 import { runShutdown, type TShutdownOutcome, type TShutdownStep } from '../core/shutdown.js';
 import { TokenService } from '../core/tokens.js';
+import { PlatformTelemetryEvaluator } from '../modules/platform-telemetry/evaluator.js';
 
 /** The default location of the built console. */
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
@@ -157,14 +158,16 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
       now: opts.ruleClock,
     });
     const platformRules = flowEngine;
+    const platformTelemetry = new PlatformTelemetryEvaluator(ctx);
     // Evaluation runs after each batch commits and is acknowledged; messaging.drain() lets it finish first.
     messaging.setCommitListener({
       accept: (batch) => {
         rules.accept(batch);
         platformRules.accept(batch);
+        platformTelemetry.accept(batch);
       },
       close: async () => {
-        await Promise.all([rules.close(), platformRules.close()]);
+        await Promise.all([rules.close(), platformRules.close(), platformTelemetry.close()]);
         await flowAlerts.idle();
       },
     });

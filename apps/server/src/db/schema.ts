@@ -14,3 +14,4 @@ export * from './schema-web-push.js';
 export * from './schema-platform-rules.js';
 export * from './schema-downloads.js';
 export * from './schema-dashboard.js';
+export * from './schema-platform-telemetry.js';

@@ -153,24 +153,65 @@ function callFunction(name: string, args: TFlowValue[]): TFlowValue {
   }
 }
 
+/** Options of {@link compileExpression}. */
+export interface TCompileOptions {
+  /**
+   * Whether `a.b` (or `a["b-c"]`) reads the name `a.b` — a device's key in a platform-telemetry formula. Still a
+   * lookup in the run's Map, never a JavaScript property.
+   */
+  dottedNames?: boolean;
+  /** The functions that may be called (default FLOW_FUNCTIONS). */
+  functions?: ReadonlySet<string>;
+}
+
+/** A syntax error's 0-based position in the text (jsep's `index`), when the parser gave one. */
+export function syntaxErrorIndex(err: unknown): number | null {
+  const index = (err as { index?: unknown }).index;
+  return typeof index === 'number' ? index : null;
+}
+
 /**
  * Compiles `text` reading only `known` names (declared variables and trigger names).
- * @throws FlowCompileError on a syntax error, an unknown name or function, a construct outside the language, or
- *   nesting deeper than FLOW_EXPRESSION_DEPTH_MAX.
+ * @throws FlowCompileError on a syntax error (with `index`, its position), an unknown name or function, a construct
+ *   outside the language, or nesting deeper than FLOW_EXPRESSION_DEPTH_MAX.
  */
-export function compileExpression(text: string, known: ReadonlySet<string>): TCompiledExpression {
+export function compileExpression(text: string, known: ReadonlySet<string>, options: TCompileOptions = {}): TCompiledExpression {
   let tree: jsep.Expression;
   try {
     tree = jsep(text);
   } catch (err) {
-    throw new FlowCompileError('syntax', { detail: (err as Error).message });
+    throw new FlowCompileError('syntax', { detail: (err as Error).message, ...indexParam(err) });
   }
-  return compileNode(tree, known, 0);
+  return compileNode(tree, known, 0, options);
 }
 
-function compileNode(node: jsep.Expression, known: ReadonlySet<string>, depth: number): TCompiledExpression {
+function indexParam(err: unknown): { index?: number } {
+  const index = syntaxErrorIndex(err);
+  return index === null ? {} : { index };
+}
+
+/** `a.b` or `a["b"]` as the name `a.b`, or null for any other member expression. */
+function dottedName(node: jsep.MemberExpression): string | null {
+  if (node.object.type !== 'Identifier') return null;
+  const object = (node.object as jsep.Identifier).name;
+  if (!node.computed && node.property.type === 'Identifier') return `${object}.${(node.property as jsep.Identifier).name}`;
+  if (node.computed && node.property.type === 'Literal' && typeof (node.property as jsep.Literal).value === 'string')
+    return `${object}.${(node.property as jsep.Literal).value as string}`;
+  return null;
+}
+
+function readName(name: string, known: ReadonlySet<string>): TCompiledExpression {
+  if (!known.has(name)) throw new FlowCompileError('unknown_name', { name });
+  return (scope) => {
+    const v = scope.get(name);
+    if (v === undefined) throw new FlowRunError(`${name} has no value yet`);
+    return v;
+  };
+}
+
+function compileNode(node: jsep.Expression, known: ReadonlySet<string>, depth: number, options: TCompileOptions): TCompiledExpression {
   if (depth > FLOW_EXPRESSION_DEPTH_MAX) throw new FlowCompileError('too_deep', { max: FLOW_EXPRESSION_DEPTH_MAX });
-  const sub = (n: unknown) => compileNode(n as jsep.Expression, known, depth + 1);
+  const sub = (n: unknown) => compileNode(n as jsep.Expression, known, depth + 1, options);
   switch (node.type) {
     case 'Literal': {
       const v = (node as jsep.Literal).value;
@@ -186,12 +227,12 @@ function compileNode(node: jsep.Expression, known: ReadonlySet<string>, depth: n
       const name = (node as jsep.Identifier).name;
       if (name === 'true') return () => true;
       if (name === 'false') return () => false;
-      if (!known.has(name)) throw new FlowCompileError('unknown_name', { name });
-      return (scope) => {
-        const v = scope.get(name);
-        if (v === undefined) throw new FlowRunError(`${name} has no value yet`);
-        return v;
-      };
+      return readName(name, known);
+    }
+    case 'MemberExpression': {
+      const name = options.dottedNames ? dottedName(node as jsep.MemberExpression) : null;
+      if (name === null) throw new FlowCompileError('unsupported_syntax', { what: 'property access' });
+      return readName(name, known);
     }
     case 'UnaryExpression': {
       const u = node as jsep.UnaryExpression;
@@ -223,7 +264,7 @@ function compileNode(node: jsep.Expression, known: ReadonlySet<string>, depth: n
       const call = node as jsep.CallExpression;
       if (call.callee.type !== 'Identifier') throw new FlowCompileError('call_only_functions');
       const name = (call.callee as jsep.Identifier).name;
-      if (!FUNCTIONS.has(name)) throw new FlowCompileError('unknown_function', { name });
+      if (!(options.functions ?? FUNCTIONS).has(name)) throw new FlowCompileError('unknown_function', { name });
       const [lo, hi] = ARITY[name as keyof typeof ARITY];
       if (call.arguments.length < lo || call.arguments.length > hi)
         throw new FlowCompileError('arity', { name, count: lo === hi ? String(lo) : `${lo}–${hi}` });
@@ -236,7 +277,7 @@ function compileNode(node: jsep.Expression, known: ReadonlySet<string>, depth: n
         );
     }
     default:
-      throw new FlowCompileError('unsupported_syntax', { what: node.type === 'MemberExpression' ? 'property access' : node.type });
+      throw new FlowCompileError('unsupported_syntax', { what: node.type });
   }
 }
 
