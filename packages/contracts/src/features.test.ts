@@ -31,6 +31,7 @@ describe('visibleMenu', () => {
       'download',
       'lineNotify',
       'platformRule',
+      'platformTelemetry',
     ]);
   });
   it('never shows unbuilt sections, even to "*"', () => {

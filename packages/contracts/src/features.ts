@@ -59,7 +59,7 @@ export const MENU_SECTIONS: readonly TMenuSection[] = [
   { code: '8', key: 'download', pages: [{ code: '8:1', path: '/download' }], built: true },
   { code: '10', key: 'lineNotify', pages: [{ code: '10:1', path: '/line-notify/group' }], built: true },
   { code: '11', key: 'platformRule', pages: [{ code: '11:1', path: '/platform_rule/list' }], built: true },
-  { code: '12', key: 'platformTelemetry', pages: [{ code: '12:1', path: '/platform-telemetry/instance' }], built: false },
+  { code: '12', key: 'platformTelemetry', pages: [{ code: '12:1', path: '/platform-telemetry/instance' }], vendorOnly: true, built: true },
 ];
 
 /** Feature codes granted by default to each level at registration. "13:25" is the AI assistant (§1). */

@@ -5,7 +5,7 @@
  * `(m1.current + m2.current) * 220`, times a coefficient, evaluated as the devices' points arrive.
  */
 import { z } from 'zod';
-import type { TFlowProblemCode, TFlowProblemParams } from './flow-problems.js';
+import { FLOW_PROBLEM_CODES, type TFlowProblemCode, type TFlowProblemParams } from './flow-problems.js';
 import { ZEpochMsText, zIntText, EPOCH_MS_MAX } from './input.js';
 import { zPage } from './pagination.js';
 import { ZTangramId } from './tangram-id.js';
@@ -86,7 +86,7 @@ export interface TFormulaProblem {
   position: number | null;
 }
 export const ZFormulaProblem = z.object({
-  code: z.string(),
+  code: z.enum(FLOW_PROBLEM_CODES as [TFlowProblemCode, ...TFlowProblemCode[]]),
   params: z.record(z.string(), z.union([z.string(), z.number()])),
   message: z.string(),
   position: z.number().int().nullable(),

@@ -13,6 +13,7 @@ import { deviceRoutes } from '../features/devices/routes';
 import { downloadRoutes } from '../features/downloads/routes';
 import { lineRoutes } from '../features/line/routes';
 import { platformRuleRoutes } from '../features/platform-rules/routes';
+import { platformTelemetryRoutes } from '../features/platform-telemetry/routes';
 import { productRoutes } from '../features/products/routes';
 import { profileRoutes } from '../features/profile/routes';
 import { projectRoutes } from '../features/projects/routes';
@@ -36,6 +37,7 @@ export const consoleRoutes: RouteObject[] = [
       ...downloadRoutes,
       ...lineRoutes,
       ...platformRuleRoutes,
+      ...platformTelemetryRoutes,
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

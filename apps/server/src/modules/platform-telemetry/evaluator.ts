@@ -11,7 +11,6 @@
 import { PLATFORM_TELEMETRY_POINT_MS } from '@tessera/contracts';
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import type { TAppContext } from '../../core/context.js';
-import type { Db } from '../../db/client.js';
 import { platformTelemetries, platformTelemetryDevices, platformTelemetryPoints } from '../../db/schema.js';
 import type { TCommittedRows } from '../ingest/pipeline.js';
 import { compileFormula, FormulaError, type TCompiledFormula } from './formula.js';

@@ -85,13 +85,13 @@ function positionOf(formula: string, err: FlowCompileError): number | null {
   if (typeof name !== 'string') return null;
   const [object, ...rest] = name.split('.');
   const property = rest.join('.');
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
   const pattern =
     err.code === 'unknown_function' || err.code === 'arity'
-      ? `\\b${escape(name)}\\s*\\(`
+      ? `\\b${escapeRegExp(name)}\\s*\\(`
       : property
-        ? `\\b${escape(object)}\\s*(\\.\\s*${escape(property)}\\b|\\[\\s*["']${escape(property)}["']\\s*\\])`
-        : `\\b${escape(name)}\\b`;
+        ? `\\b${escapeRegExp(object)}\\s*(\\.\\s*${escapeRegExp(property)}\\b|\\[\\s*["']${escapeRegExp(property)}["']\\s*\\])`
+        : `\\b${escapeRegExp(name)}\\b`;
   const found = new RegExp(pattern).exec(formula);
   return found ? found.index : null;
 }

@@ -5,7 +5,7 @@
  * Used by every page that picks devices to read (analytics, exports, widgets, platform telemetry).
  */
 import { Select } from 'antd';
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type CSSProperties, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useDevices } from '../api';
 
@@ -16,6 +16,8 @@ interface TProps {
   max: number;
   testId?: string;
   placeholder?: string;
+  /** Style of the select (its width, most often). */
+  style?: CSSProperties;
   /** Told the labels ({@link deviceLabel}) of every device the picker has listed, by Tangram ID, as they become known. */
   onLabels?: (labels: ReadonlyMap<string, string>) => void;
 }
@@ -25,7 +27,7 @@ const SEARCH_DEBOUNCE_MS = 300;
 export const deviceLabel = (d: { name: string; tangram_id: string }) => `${d.name} · ${d.tangram_id.slice(-12)}`;
 
 /** The select (a controlled antd form field). */
-export function DevicePicker({ value, onChange, max, testId = 'device-picker', placeholder, onLabels }: TProps) {
+export function DevicePicker({ value, onChange, max, testId = 'device-picker', placeholder, onLabels, style }: TProps) {
   const { t } = useTranslation();
   const [typed, setTyped] = useState('');
   const [q, setQ] = useState<string | undefined>(undefined);
@@ -69,6 +71,7 @@ export function DevicePicker({ value, onChange, max, testId = 'device-picker', p
       notFoundContent={t('devices.picker.none')}
       optionFilterProp="label"
       data-testid={testId}
+      style={style}
       popupRender={(menu) => (
         <>
           {full && (

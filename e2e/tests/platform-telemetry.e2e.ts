@@ -1,0 +1,118 @@
+/**
+ * End to end in Chromium against the real server: platform telemetry. Two devices publish known motor currents
+ * through a real MQTT client; a vendor opens `platform-telemetry` (→ `instance`) from the empty state, mounts both
+ * devices, writes the formula with the editor's completion, sees a misspelt key marked at its place, previews the
+ * value on the latest data, saves, and reads the right value — which changes when a device publishes again. The
+ * platform telemetry is deleted after a confirmation. A user has no such page.
+ */
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  buildAccount,
+  buildDeviceProject,
+  buildVendor,
+  TEST_PASSWORD,
+  type TBuiltAccount,
+  type TBuiltProject,
+  type TTestServer,
+} from '@tessera/server/testing';
+import { launchBrowser, newPage, snap } from '../support/browser.js';
+import { login, pickOption, publishAsDevice } from '../support/console.js';
+import { startE2eServer } from '../support/server.js';
+
+describe('platform telemetry: a formula over two devices, evaluated as they publish (Chromium)', () => {
+  let server: TTestServer;
+  let browser: Browser;
+  let page: Page;
+  let vendor: TBuiltAccount;
+  let built: TBuiltProject;
+  const publish = (n: number, value: number) =>
+    publishAsDevice(server.mqttUrl, built.devices[n].tangramId, built.devices[n].secret, [{ key: 'current', ts: Date.now(), vs: [value] }]);
+
+  beforeAll(async () => {
+    server = await startE2eServer();
+    vendor = await buildVendor(server);
+    built = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId, count: 2 });
+    await publish(0, 1.5);
+    await publish(1, 2.5);
+    browser = await launchBrowser();
+    ({ page } = await newPage(browser, server.httpUrl, 'en'));
+    await login(page, vendor.email, TEST_PASSWORD, 'vendor');
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.stop();
+  });
+
+  const formula = () => page.getByTestId('pt-formula');
+
+  it('mounts two devices, completes and checks the formula, previews and saves it', async () => {
+    await page.goto('/platform-telemetry');
+    await page.waitForURL(/\/platform-telemetry\/instance$/);
+    await page.getByText('尚無平台遙測').waitFor();
+    await page.getByTestId('pt-new').click();
+    await page.getByTestId('pt-name').fill('Line power');
+    await page.getByTestId('pt-unit').fill('kW');
+    for (const n of [0, 1]) {
+      if (n > 0) {
+        await page.keyboard.press('Escape');
+        await page.getByTestId('pt-mount').click();
+      }
+      await page.locator(`[data-testid="pt-device-${n}"] input`).fill(built.devices[n].tangramId.slice(-12));
+      await pickOption(page, `pt-device-${n}`, built.devices[n].tangramId.slice(-12));
+    }
+    expect(await page.getByTestId('pt-alias-1').inputValue()).toBe('m2');
+
+    // Completion: "(m1.cur" offers m1.current; Enter takes it.
+    await formula().click();
+    await formula().pressSequentially('(m1.cur');
+    await page.locator('.ant-select-dropdown:visible [data-testid="formula-completion-m1.current"]').waitFor();
+    await page.keyboard.press('Enter');
+    await expect.poll(() => formula().inputValue()).toBe('(m1.current');
+    // A misspelt key is marked where it is written.
+    await formula().pressSequentially(' + m2.curent) * 220');
+    await page.keyboard.press('Escape');
+    const problem = page.getByTestId('formula-problem');
+    await expect.poll(() => problem.getAttribute('data-position'), { timeout: 10_000 }).toBe('14');
+    expect(await page.getByTestId('formula-problem-mark').textContent()).toBe('m');
+    expect(await problem.textContent()).toContain('未知的名稱 m2.curent');
+
+    await formula().fill('(m1.current + m2.current) * 220');
+    await page.getByTestId('pt-coefficient').fill('0.001');
+    await expect.poll(() => problem.count()).toBe(0);
+    // The preview on the latest data: (1.5 + 2.5) × 220 × 0.001.
+    await expect.poll(() => page.getByTestId('pt-preview').textContent(), { timeout: 10_000 }).toContain('0.88');
+    await snap(page, 'platform-telemetry-editor');
+    await page.getByTestId('pt-save').click();
+    await page.getByTestId('pt-detail').waitFor();
+    expect(await page.getByTestId('pt-detail').textContent()).toContain('Line power');
+  });
+
+  it('shows the value evaluated when a device publishes again', async () => {
+    await publish(0, 3.5);
+    // (3.5 + 2.5) × 220 × 0.001 = 1.32, read again within seconds.
+    const value = page.locator('[data-testid^="pt-value-"]');
+    await expect.poll(() => value.textContent(), { timeout: 20_000 }).toBe('1.32 kW');
+    await expect.poll(() => page.getByTestId('pt-detail-value').textContent(), { timeout: 10_000 }).toContain('1.32');
+    await expect
+      .poll(async () => Number(await page.getByTestId('pt-chart').getAttribute('data-points')), { timeout: 70_000 })
+      .toBeGreaterThan(0);
+    await snap(page, 'platform-telemetry');
+  });
+
+  it('deletes it after a confirmation', async () => {
+    await page.locator('[data-testid^="pt-delete-"]').first().click();
+    await page.getByTestId('pt-delete-confirm').click();
+    await page.getByText('尚無平台遙測').waitFor();
+  });
+
+  it('is not offered to a user', async () => {
+    const user = await buildAccount(server, { level: 'user', tenantId: vendor.tenantId, fea: ['1', '4', '12'] });
+    const { page: userPage } = await newPage(browser, server.httpUrl, 'en');
+    await login(userPage, user.email, TEST_PASSWORD, 'user');
+    expect(await userPage.getByTestId('menu-platformTelemetry').count()).toBe(0);
+    await userPage.goto('/platform-telemetry/instance');
+    await userPage.waitForURL((url) => !url.pathname.startsWith('/platform-telemetry'));
+    await userPage.close();
+  });
+});
