@@ -56,3 +56,21 @@ export async function eventually<T>(read: () => Promise<T>, timeoutMs = 15_000, 
   }
   return value;
 }
+
+/**
+ * Clicks the button `testId` of a confirmation dialog and waits for the dialog to close. A click that lands while the
+ * dialog is still zooming in is lost (the button was elsewhere a frame before), so an open dialog is clicked again
+ * after 3 s, up to three times.
+ */
+export async function confirmDialog(page: Page, testId: string): Promise<void> {
+  const button = page.getByTestId(testId);
+  for (let attempt = 1; ; attempt += 1) {
+    await button.click();
+    try {
+      await button.waitFor({ state: 'detached', timeout: 3_000 });
+      return;
+    } catch (err) {
+      if (attempt >= 3 || !(await button.isVisible())) throw err;
+    }
+  }
+}

@@ -21,7 +21,7 @@ import {
   type TTestServer,
 } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
-import { login, pickOption, publishAsDevice } from '../support/console.js';
+import { confirmDialog, login, pickOption, publishAsDevice } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
 const MODE = { name: 'Mode', index: 4, bytesLength: 2, values: [{ value: 2, label: 'Fault' }] };
@@ -239,7 +239,7 @@ describe('dashboard: pages and widgets on a grid, live values, persisted layout 
     await page.getByTestId('page-tab-1').filter({ hasText: 'Line 2' }).waitFor();
     await page.getByTestId('page-menu').click();
     await page.getByTestId('page-delete').click();
-    await page.getByTestId('page-delete-confirm').click();
+    await confirmDialog(page, 'page-delete-confirm');
     await expect.poll(() => page.locator('[data-testid^="page-tab-"]').count()).toBe(1);
     await widgetByTitle('Latest alerts').waitFor();
   });

@@ -21,7 +21,7 @@ import {
   type TTestServer,
 } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
-import { login, pickOption } from '../support/console.js';
+import { confirmDialog, login, pickOption } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
 const POINTS_A = 200_000;
@@ -132,7 +132,7 @@ describe('download centre: export jobs with progress, download, cancel, failure 
     await page.reload();
     const cancel = rowOf('to-cancel').locator('[data-testid^="job-cancel-"]');
     await cancel.click();
-    await page.getByTestId('job-cancel-confirm').click();
+    await confirmDialog(page, 'job-cancel-confirm');
     await expect.poll(() => stateOf('to-cancel')).toBe('failed');
     expect(await rowOf('to-cancel').locator('[data-testid^="job-reason-"]').textContent()).toBe('已取消');
 
@@ -142,7 +142,7 @@ describe('download centre: export jobs with progress, download, cancel, failure 
     expect(await rowOf('no-data').locator('[data-testid^="job-reason-"]').textContent()).toBe('所選期間沒有資料');
 
     await rowOf('no-data').locator('[data-testid^="job-delete-"]').click();
-    await page.getByTestId('job-delete-confirm').click();
+    await confirmDialog(page, 'job-delete-confirm');
     await expect.poll(() => rowOf('no-data').count()).toBe(0);
   });
 

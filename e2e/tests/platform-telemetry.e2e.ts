@@ -3,7 +3,7 @@
  * through a real MQTT client; a vendor opens `platform-telemetry` (→ `instance`) from the empty state, mounts both
  * devices, writes the formula with the editor's completion, sees a misspelt key marked at its place, previews the
  * value on the latest data, saves, and reads the right value — which changes when a device publishes again. The
- * platform telemetry is deleted after a confirmation. A user has no such page.
+ * platform telemetry shows in a dashboard widget, and is deleted after a confirmation. A user has no such page.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,7 +17,7 @@ import {
   type TTestServer,
 } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
-import { login, pickOption, publishAsDevice } from '../support/console.js';
+import { confirmDialog, login, pickOption, publishAsDevice } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
 describe('platform telemetry: a formula over two devices, evaluated as they publish (Chromium)', () => {
@@ -100,9 +100,25 @@ describe('platform telemetry: a formula over two devices, evaluated as they publ
     await snap(page, 'platform-telemetry');
   });
 
+  it('shows its value and trend in a dashboard widget', async () => {
+    await page.goto('/dashboard');
+    await page.getByTestId('page-add').click();
+    await page.getByTestId('page-name').fill('Power');
+    await page.getByTestId('page-name-save').click();
+    await page.getByTestId('page-tab-1').waitFor();
+    await page.getByTestId('widget-add').first().click();
+    await pickOption(page, 'widget-type', /^平台遙測$/);
+    await pickOption(page, 'widget-platform', 'Line power');
+    await page.getByTestId('widget-save').click();
+    await page.getByTestId('widget-form').waitFor({ state: 'detached' });
+    await expect.poll(() => page.getByTestId('widget-platform-value').textContent(), { timeout: 15_000 }).toContain('1.32');
+    await expect.poll(async () => Number(await page.getByTestId('widget-platform-chart').getAttribute('data-points'))).toBeGreaterThan(0);
+  });
+
   it('deletes it after a confirmation', async () => {
+    await page.goto('/platform-telemetry/instance');
     await page.locator('[data-testid^="pt-delete-"]').first().click();
-    await page.getByTestId('pt-delete-confirm').click();
+    await confirmDialog(page, 'pt-delete-confirm');
     await page.getByText('尚無平台遙測').waitFor();
   });
 

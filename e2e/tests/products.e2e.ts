@@ -14,7 +14,7 @@ import productsZh from '../../apps/web/src/features/products/locales/zh-TW.json'
 import { makePng, moduleId, buildVendor, TEST_PASSWORD, type TBuiltAccount } from '@tessera/server/testing';
 import type { TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage } from '../support/browser.js';
-import { login, pickOption } from '../support/console.js';
+import { confirmDialog, login, pickOption } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
 const zh = productsZh.products;
@@ -147,7 +147,7 @@ describe('products in Chromium', () => {
     expect((await server.api('DELETE', paths.project(project.body.id), { token: vendor.token })).status).toBe(204);
     await page.getByTestId(`product-delete-${product.id}`).click();
     await page.getByText(zh.deleteContent).waitFor();
-    await page.getByTestId('product-delete-confirm').click();
+    await confirmDialog(page, 'product-delete-confirm');
     await page.getByText(zh.empty).waitFor();
     await expect.poll(() => page.getByTestId('product-sum').textContent()).toContain('0');
   });

@@ -5,6 +5,7 @@
  * Each account has its own pages; a page holds widgets placed on a 12-column grid.
  */
 import { z } from 'zod';
+import { ZId } from './input.js';
 import { DASHBOARD_REFRESH_MIN } from './limits.js';
 import { zPage } from './pagination.js';
 import { ZTangramId } from './tangram-id.js';
@@ -32,7 +33,7 @@ export const DASHBOARD_COLUMNS = 12;
 export const DASHBOARD_RANGES_MS = [3_600_000, 86_400_000, 7 * 86_400_000, 30 * 86_400_000] as const;
 
 /** The widget types (docs/dashboard.md "Widgets"). */
-export const WIDGET_TYPES = ['latest', 'gauge', 'line', 'bar', 'status', 'alerts', 'devices'] as const;
+export const WIDGET_TYPES = ['latest', 'gauge', 'line', 'bar', 'status', 'alerts', 'devices', 'platform'] as const;
 export type TWidgetType = (typeof WIDGET_TYPES)[number];
 
 const ZSeries = z.object({ tangram_id: ZTangramId, key: ZTelemetryKey });
@@ -83,6 +84,8 @@ export const WIDGET_PARAMETERS = {
   alerts: z.object({ ...ZPageRef, limit: z.number().int().min(1).max(100).default(10) }),
   /** A table of devices: online, last seen and one key's latest value; live. */
   devices: z.object({ ...ZPageRef, tangram_ids: z.array(ZTangramId).min(1).max(20), key: ZTelemetryKey.optional() }),
+  /** A platform telemetry's latest value and its trend over a range (vendors: users have no platform telemetry). */
+  platform: z.object({ ...ZPageRef, platform_telemetry_id: ZId, range_ms: ZRange.default(86_400_000) }),
 } as const satisfies Record<TWidgetType, z.ZodType>;
 
 /** The parameter of widget type `T`. */

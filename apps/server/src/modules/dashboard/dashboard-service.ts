@@ -20,7 +20,7 @@ import type { z } from 'zod';
 import { AppError, conflict, notFound } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import type { Db } from '../../db/client.js';
-import { dashboardPages, dashboardWidgets, devices } from '../../db/schema.js';
+import { dashboardPages, dashboardWidgets, devices, platformTelemetries } from '../../db/schema.js';
 import { visibleDevicesCondition } from '../devices/access.js';
 
 type TPageRow = typeof dashboardPages.$inferSelect;
@@ -160,6 +160,7 @@ export async function saveWidgets(db: Db, principal: TPrincipal, pageId: number,
       if (!visible.has(id)) for (const i of at) problems.push({ path: `widgetList.${i}.parameter`, message: `device ${id} not found` });
     }
   }
+  await checkPlatformTelemetry(db, principal, list, problems);
   const kept = list.filter((w) => !w.new && w.id !== undefined).map((w) => w.id as number);
   if (kept.length > 0) {
     const existing = await db
@@ -193,6 +194,37 @@ export async function saveWidgets(db: Db, principal: TPrincipal, pageId: number,
     }
   });
   return getWidgets(db, principal, page.id);
+}
+
+/**
+ * Adds a problem for each platform-telemetry widget whose platform telemetry is not the tenant's — or is named by a
+ * user, who has none (docs/platform-telemetry.md "Definition").
+ */
+async function checkPlatformTelemetry(
+  db: Db,
+  principal: TPrincipal,
+  list: readonly { type: string; parameter: string }[],
+  problems: { path: string; message: string }[],
+): Promise<void> {
+  const named = new Map<number, number[]>();
+  list.forEach((w, i) => {
+    if (w.type !== 'platform') return;
+    const parsed = parseWidgetParameter('platform', w.parameter);
+    if (parsed.ok) named.set(parsed.value.platform_telemetry_id, [...(named.get(parsed.value.platform_telemetry_id) ?? []), i]);
+  });
+  if (named.size === 0) return;
+  const seen =
+    principal.level === 'user'
+      ? []
+      : await db
+          .select({ id: platformTelemetries.id })
+          .from(platformTelemetries)
+          .where(and(eq(platformTelemetries.tenantId, principal.tenantId), inArray(platformTelemetries.id, [...named.keys()])));
+  const visible = new Set(seen.map((r) => r.id));
+  for (const [id, at] of named) {
+    if (!visible.has(id))
+      for (const i of at) problems.push({ path: `widgetList.${i}.parameter`, message: `platform telemetry ${id} not found` });
+  }
 }
 
 /** DELETE widgets/{id}. @throws AppError 404 for a widget not on one of the caller's pages. */

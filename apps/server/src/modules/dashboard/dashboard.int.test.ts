@@ -4,7 +4,7 @@ import { buildDeviceProject, type TBuiltProject } from '../../../test/device-fac
 import { buildAccount } from '../../../test/factories.js';
 import { TEST_DB_KIND } from '../../../test/helpers.js';
 import { startTwoTenants, type TTwoTenants } from '../../../test/tenants.js';
-import { deviceAuthz } from '../../db/schema.js';
+import { deviceAuthz, platformTelemetries } from '../../db/schema.js';
 
 const at = (x: number, y: number) => ({ x, y, w: 4, h: 3 });
 
@@ -124,6 +124,24 @@ describe(`dashboard pages and widgets (${TEST_DB_KIND})`, () => {
     expect(foreignDevice.body.details).toEqual([
       { path: 'widgetList.0.parameter', message: `device ${foreign.devices[0].tangramId} not found` },
     ]);
+    // A platform-telemetry widget names one of the tenant's platform telemetries; another tenant's looks missing.
+    const [own, theirs] = await t.server.ctx.db
+      .insert(platformTelemetries)
+      .values([
+        { tenantId: t.vendor.tenantId, name: 'Power', formula: 'm1.current' },
+        { tenantId: t.other.tenantId, name: 'Power', formula: 'm1.current' },
+      ])
+      .returning();
+    const platform = (id: number): TWidgetInput => ({
+      new: true,
+      type: 'platform',
+      parameter: JSON.stringify({ platform_telemetry_id: id }),
+      layout: at(0, 0),
+    });
+    expect((await save([platform(own.id)])).status).toBe(200);
+    expect((await save([platform(theirs.id)])).body.details).toEqual([
+      { path: 'widgetList.0.parameter', message: `platform telemetry ${theirs.id} not found` },
+    ]);
     const otherPage = await api<TDashboardPage>('POST', dashboardPaths.pages, t.vendor.token, { name: 'Other' });
     const there = await api<TDashboardState>('PUT', dashboardPaths.widgets(otherPage.body.id), t.vendor.token, {
       widgetList: [{ new: true, type: 'alerts', parameter: '{}', layout: at(0, 0) }],
@@ -157,6 +175,18 @@ describe(`dashboard pages and widgets (${TEST_DB_KIND})`, () => {
       (await api('PUT', dashboardPaths.widgets(userPage.body.id), t.user.token, { widgetList: [widget(project.devices[0].tangramId)] }))
         .status,
     ).toBe(400);
+    // A user has no platform telemetry, not even the tenant's.
+    const [power] = await t.server.ctx.db
+      .insert(platformTelemetries)
+      .values({ tenantId: t.vendor.tenantId, name: 'User probe', formula: 'm1.current' })
+      .returning();
+    const platformWidget: TWidgetInput = {
+      new: true,
+      type: 'platform',
+      parameter: JSON.stringify({ platform_telemetry_id: power.id }),
+      layout: at(0, 0),
+    };
+    expect((await api('PUT', dashboardPaths.widgets(userPage.body.id), t.user.token, { widgetList: [platformWidget] })).status).toBe(400);
     await t.server.ctx.db.insert(deviceAuthz).values({ deviceId: project.devices[0].id, accountId: t.user.accountId });
     expect(
       (await api('PUT', dashboardPaths.widgets(userPage.body.id), t.user.token, { widgetList: [widget(project.devices[0].tangramId)] }))

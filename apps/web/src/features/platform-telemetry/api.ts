@@ -25,13 +25,14 @@ export const ptKeys = {
   preview: (input: TFormulaPreviewInput) => ['platform-telemetry', 'preview', JSON.stringify(input)] as const,
 };
 
-/** GET list (read again every few seconds: the latest values move as devices publish). */
-export function usePlatformTelemetryList(q: TListQuery) {
+/** GET list (read again every few seconds: the latest values move as devices publish); none while not `enabled`. */
+export function usePlatformTelemetryList(q: TListQuery, enabled = true) {
   return useQuery({
     queryKey: ptKeys.list(q),
     queryFn: () => http.get<TPlatformTelemetryPage>(platformTelemetryPaths.list, q),
     placeholderData: keepPreviousData,
     refetchInterval: LATEST_POLL_MS,
+    enabled,
   });
 }
 
@@ -39,8 +40,9 @@ export function usePlatformTelemetryList(q: TListQuery) {
 export function usePlatformTelemetry(id: number | undefined) {
   return useQuery({
     queryKey: ptKeys.item(id ?? 0),
-    queryFn: () => http.get<TPlatformTelemetry>(platformTelemetryPaths.item(id ?? 0)),
+    queryFn: () => http.get<TPlatformTelemetry>(platformTelemetryPaths.item(id ?? 0), undefined, { quiet: true }),
     enabled: id !== undefined,
+    retry: (failures, err) => failures < 2 && ![403, 404].includes((err as { status?: number }).status ?? 0),
     refetchInterval: LATEST_POLL_MS,
   });
 }

@@ -5,12 +5,11 @@
  * table summarises each series; the charts export as PNG, their data as CSV, and the raw points as a download-centre
  * job. Vendors also see the activation rate of their devices over the range.
  */
-import { DownloadOutlined, FileTextOutlined } from '@ant-design/icons';
+import { FileTextOutlined } from '@ant-design/icons';
 import { hasFeature, MAX_ANALYTICS_DEVICES, MAX_ANALYTICS_KEYS, type TAggFn } from '@tessera/contracts';
 import { Alert, Button, Card, Empty, Form, message, Select, Space, Spin } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { fileStamp, saveText } from '../../../lib/saveFile';
 import { useSession } from '../../../lib/useSession';
 import { useDeviceKeys } from '../../devices/api';
@@ -18,7 +17,7 @@ import { DevicePicker } from '../../devices/components/DevicePicker';
 import { CHART_FNS } from '../../devices/components/HistoryControls';
 import { HistoryRangePicker } from '../../devices/components/HistoryRangePicker';
 import { defaultRange, type TRange } from '../../devices/model/range';
-import { ExportModal } from '../../downloads/components/ExportModal';
+import { ExportJobButton } from '../../downloads/components/ExportJobButton';
 import { useComparedSeries, useStatisticsSummary } from '../api';
 import { ActivationCard } from '../components/ActivationCard';
 import { ComparisonCharts } from '../components/ComparisonCharts';
@@ -29,14 +28,12 @@ import { comparedSeries, comparisonCsv } from '../model/compare';
 export default function AnalyticsPage() {
   const { t } = useTranslation();
   const session = useSession();
-  const navigate = useNavigate();
   const [tangramIds, setTangramIds] = useState<string[]>([]);
   const [labels, setLabels] = useState<ReadonlyMap<string, string>>(new Map());
   const [keys, setKeys] = useState<string[]>([]);
   const [keysTouched, setKeysTouched] = useState(false);
   const [range, setRange] = useState<TRange>(() => defaultRange(Date.now()));
   const [fn, setFn] = useState<TAggFn>('avg');
-  const [exporting, setExporting] = useState(false);
   const keyOptions = useDeviceKeys(tangramIds);
 
   // Until the viewer picks keys, the first key the chosen devices report is compared.
@@ -119,37 +116,16 @@ export default function AnalyticsPage() {
             {t('analytics.csv')}
           </Button>
           {mayExport && (
-            <Button
-              icon={<DownloadOutlined />}
+            <ExportJobButton
+              preset={{ tangramIds, keys, range }}
               disabled={tangramIds.length === 0}
-              onClick={() => setExporting(true)}
-              data-testid="analytics-export"
-            >
-              {t('analytics.exportJob')}
-            </Button>
+              label={t('analytics.exportJob')}
+              testId="analytics-export"
+            />
           )}
           {loaded.loading && <Spin size="small" />}
         </Space>
       </Card>
-
-      {mayExport && (
-        <ExportModal
-          open={exporting}
-          preset={{ tangramIds, keys, range }}
-          onClose={() => setExporting(false)}
-          onCreated={() => {
-            setExporting(false);
-            void message.success(
-              <span>
-                {t('downloads.queued')}
-                <Button type="link" size="small" onClick={() => navigate('/download')} data-testid="analytics-export-open">
-                  {t('downloads.openCentre')}
-                </Button>
-              </span>,
-            );
-          }}
-        />
-      )}
 
       {tangramIds.length === 0 ? (
         <Card size="small">

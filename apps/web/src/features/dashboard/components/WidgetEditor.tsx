@@ -18,6 +18,8 @@ import { useTranslation } from 'react-i18next';
 import { useDeviceKeys } from '../../devices/api';
 import { DevicePicker } from '../../devices/components/DevicePicker';
 import { formatDuration } from '../../devices/model/format';
+import { useSession } from '../../../lib/useSession';
+import { usePlatformTelemetryList } from '../../platform-telemetry/api';
 
 /** The form's fields, every type's together (a type uses its own). */
 export interface TValues {
@@ -33,6 +35,7 @@ export interface TValues {
   range_ms: number;
   refresh_min: number;
   limit: number;
+  platform_telemetry_id?: number;
 }
 
 const DEFAULTS: TValues = {
@@ -91,6 +94,8 @@ export function toParameter(form: Partial<TValues> & Pick<TValues, 'type'>): Rec
       return { limit: v.limit };
     case 'devices':
       return { tangram_ids: v.devices, ...(v.key ? { key: v.key } : {}) };
+    case 'platform':
+      return { platform_telemetry_id: v.platform_telemetry_id, range_ms: v.range_ms };
   }
 }
 
@@ -113,12 +118,23 @@ function EditorModal({ widget, onClose, onDone }: TEditorProps) {
   const type = Form.useWatch('type', form) ?? widget?.type ?? 'latest';
   const chosen = Form.useWatch('devices', form) ?? [];
   const keys = useDeviceKeys(chosen);
+  // Platform telemetry is the tenant's (vendors); a user's editor does not offer the widget.
+  const isVendor = useSession().level !== 'user';
+  const platform = usePlatformTelemetryList({ page: 1, limit: 100 }, isVendor && type === 'platform');
   const keyOptions = keys.keys.map((k) => ({ value: k.key, label: k.unit ? `${k.name} (${k.unit})` : k.name }));
   const submit = (v: TValues) => {
     const title = v.title.trim();
     onDone({ type: v.type, title, parameter: JSON.stringify(toParameter(v)) });
   };
   const single = SINGLE_DEVICE.includes(type);
+  // The range of a chart: line, bar and platform-telemetry widgets.
+  const rangeSelect = (
+    <Select
+      style={{ width: 140 }}
+      options={DASHBOARD_RANGES_MS.map((ms) => ({ value: ms, label: formatDuration(ms, i18n.language) }))}
+      data-testid="widget-range"
+    />
+  );
   return (
     <Modal
       open
@@ -139,14 +155,35 @@ function EditorModal({ widget, onClose, onDone }: TEditorProps) {
         <Form.Item name="type" label={t('dashboard.type')}>
           <Select
             disabled={widget !== undefined}
-            options={WIDGET_TYPES.map((w) => ({ value: w, label: t(`dashboard.types.${w}`) }))}
+            options={WIDGET_TYPES.filter((w) => w !== 'platform' || isVendor).map((w) => ({ value: w, label: t(`dashboard.types.${w}`) }))}
             data-testid="widget-type"
           />
         </Form.Item>
         <Form.Item name="title" label={t('dashboard.title')} rules={[{ max: 32 }]}>
           <Input data-testid="widget-title" />
         </Form.Item>
-        {type !== 'alerts' && (
+        {type === 'platform' && (
+          <>
+            <Form.Item
+              name="platform_telemetry_id"
+              label={t('dashboard.platformTelemetry')}
+              rules={[{ required: true, message: t('dashboard.platformRequired') }]}
+            >
+              <Select
+                showSearch
+                optionFilterProp="label"
+                loading={platform.isLoading}
+                options={(platform.data?.data ?? []).map((pt) => ({ value: pt.id, label: pt.unit ? `${pt.name} (${pt.unit})` : pt.name }))}
+                notFoundContent={t('dashboard.platformNone')}
+                data-testid="widget-platform"
+              />
+            </Form.Item>
+            <Form.Item name="range_ms" label={t('dashboard.range')}>
+              {rangeSelect}
+            </Form.Item>
+          </>
+        )}
+        {type !== 'alerts' && type !== 'platform' && (
           <Form.Item
             name="devices"
             label={single ? t('dashboard.device') : t('dashboard.devices')}
@@ -174,11 +211,7 @@ function EditorModal({ widget, onClose, onDone }: TEditorProps) {
                 <Select style={{ width: 120 }} options={AGG_FNS.map((fn) => ({ value: fn, label: t(`downloads.fns.${fn}`) }))} />
               </Form.Item>
               <Form.Item name="range_ms" label={t('dashboard.range')}>
-                <Select
-                  style={{ width: 140 }}
-                  options={DASHBOARD_RANGES_MS.map((ms) => ({ value: ms, label: formatDuration(ms, i18n.language) }))}
-                  data-testid="widget-range"
-                />
+                {rangeSelect}
               </Form.Item>
               <Form.Item name="refresh_min" label={t('dashboard.refresh')}>
                 <Select

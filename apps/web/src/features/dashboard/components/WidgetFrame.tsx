@@ -11,6 +11,7 @@ import { ChartWidget } from '../widgets/ChartWidget';
 import { DevicesWidget } from '../widgets/DevicesWidget';
 import { GaugeWidget } from '../widgets/GaugeWidget';
 import { LatestWidget } from '../widgets/LatestWidget';
+import { PlatformWidget } from '../widgets/PlatformWidget';
 import { StatusWidget } from '../widgets/StatusWidget';
 
 /** Pixels of a card's header; the body gets the rest of the grid cell. */
@@ -35,6 +36,8 @@ function Body({ widget, height }: { widget: TWidget; height: number }) {
       return <AlertsWidget p={p as TWidgetParameter<'alerts'>} />;
     case 'devices':
       return <DevicesWidget p={p as TWidgetParameter<'devices'>} />;
+    case 'platform':
+      return <PlatformWidget p={p as TWidgetParameter<'platform'>} height={height} />;
   }
 }
 

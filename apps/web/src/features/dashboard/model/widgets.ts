@@ -13,6 +13,7 @@ export const WIDGET_SIZES: Record<TWidgetType, { w: number; h: number }> = {
   status: { w: 4, h: 5 },
   alerts: { w: 6, h: 7 },
   devices: { w: 6, h: 6 },
+  platform: { w: 4, h: 5 },
 };
 
 /** The place of a new widget of `type`: the first free spot of its default size, row by row from the top left. */

@@ -6,13 +6,11 @@
  * key and range.
  */
 import { DEFAULT_CHART_WIDTH, hasFeature, type TAggFn, type TTimeseriesQuery } from '@tessera/contracts';
-import { DownloadOutlined } from '@ant-design/icons';
 import { Alert, Button, Empty, message, Space, Spin, Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useNavigate } from 'react-router';
 import { useSession } from '../../../lib/useSession';
-import { ExportModal } from '../../downloads/components/ExportModal';
+import { ExportJobButton } from '../../downloads/components/ExportJobButton';
 import { useTimeseries } from '../api';
 import { EChart } from '../components/EChart';
 import { HistoryControls } from '../components/HistoryControls';
@@ -33,9 +31,7 @@ export default function HistoryChartPage() {
   const [fn, setFn] = useState<TAggFn>('avg');
   const [range, setRange] = useState<TRange>(() => defaultRange(Date.now()));
   const [view, setView] = useState<TRange | null>(null);
-  const [exporting, setExporting] = useState(false);
   const session = useSession();
-  const navigate = useNavigate();
   const mayExport = hasFeature(session.fea, '8:1') && device.permissions.includes('download_data');
   const zoomTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => () => clearTimeout(zoomTimer.current), []);
@@ -101,30 +97,15 @@ export default function HistoryChartPage() {
           </Button>
         )}
         {mayExport && (
-          <Button size="small" icon={<DownloadOutlined />} onClick={() => setExporting(true)} data-testid="history-export">
-            {t('downloads.exportHistory')}
-          </Button>
+          <ExportJobButton
+            size="small"
+            preset={{ tangramIds: [device.tangram_id], keys: key ? [key] : [], range: shown }}
+            label={t('downloads.exportHistory')}
+            testId="history-export"
+          />
         )}
         {series.isFetching && <Spin size="small" />}
       </Space>
-      {mayExport && (
-        <ExportModal
-          open={exporting}
-          preset={{ tangramIds: [device.tangram_id], keys: key ? [key] : [], range: shown }}
-          onClose={() => setExporting(false)}
-          onCreated={() => {
-            setExporting(false);
-            void message.success(
-              <span>
-                {t('downloads.queued')}
-                <Button type="link" size="small" onClick={() => navigate('/download')} data-testid="history-export-open">
-                  {t('downloads.openCentre')}
-                </Button>
-              </span>,
-            );
-          }}
-        />
-      )}
       {series.isError && <Alert type="error" showIcon message={t('devices.loadFailed')} />}
       {series.isSuccess && chart.empty && <Empty data-testid="history-empty" description={t('devices.history.empty')} />}
       <div style={{ display: series.isSuccess && chart.empty ? 'none' : undefined }}>
