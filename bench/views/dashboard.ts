@@ -36,13 +36,13 @@ async function main(): Promise<void> {
     await pool.query(
       `insert into telemetry (device_id, key, ts, svc_recv_ts, v1)
        select d, 'temperature', $2::bigint - i * 10000, $2::bigint - i * 10000, 22 + sin(i / 360.0) * 4 + d % 3
-       from unnest($1::int[]) d, generate_series(0, 8639) i`,
+       from unnest($1::int[]) d, generate_series(0::bigint, 8639) i`,
       [ids, NOW],
     );
     await pool.query(
       `insert into telemetry (device_id, key, ts, svc_recv_ts, v1)
        select d, 'current', $2::bigint - i * ${MINUTE}, $2::bigint - i * ${MINUTE}, 1.5 + sin(i / 10.0) * 0.5 + (d % 5) / 10.0
-       from unnest($1::int[]) d, generate_series(0, 90 * 1440 - 1) i`,
+       from unnest($1::int[]) d, generate_series(0::bigint, 90 * 1440 - 1) i`,
       [compared.map((d) => d.id), NOW],
     );
     for (const ms of [MINUTE, 60 * MINUTE]) {
