@@ -17,6 +17,7 @@ import { startOutboxWorker } from '../modules/mail/outbox-worker.js';
 import type { TOutboxWorker } from '../modules/outbox/outbox-loop.js';
 import { loadVapid } from '../modules/web-push/vapid.js';
 import { startWebPushWorker } from '../modules/web-push/worker.js';
+import type pg from 'pg';
 
 /** The outbox seam plus starting and stopping its workers. */
 export interface TOutboxStage extends TOutbox {
@@ -27,8 +28,8 @@ export interface TOutboxStage extends TOutbox {
 }
 
 /** The outbox stage over `db`; nudges before `start()` are no-ops (the first pass sends what is due). */
-export function createOutboxStage(deps: { db: Db; log: Logger; config: TConfig; blobs: TBlobStore }): TOutboxStage {
-  const { db, log, config, blobs } = deps;
+export function createOutboxStage(deps: { db: Db; log: Logger; config: TConfig; blobs: TBlobStore; pool?: pg.Pool }): TOutboxStage {
+  const { db, log, config, blobs, pool } = deps;
   const workers = new Map<TOutboxChannel, TOutboxWorker>();
   return {
     nudge: (channel) => workers.get(channel)?.nudge(),
@@ -37,7 +38,7 @@ export function createOutboxStage(deps: { db: Db; log: Logger; config: TConfig; 
       workers.set('line', startLinePushWorker(await createLineRuntime({ db, log, config })));
       const vapid = await loadVapid(db, await secretBoxFor(db, config.secretsKey), config);
       workers.set('web-push', startWebPushWorker({ db, log, vapid }));
-      workers.set('downloads', startDownloadWorker({ db, log, blobs }));
+      workers.set('downloads', startDownloadWorker({ db, log, blobs, pool }));
     },
     async stop() {
       await Promise.all([...workers.values()].map((w) => w.stop()));

@@ -130,7 +130,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
     const db = database.db;
     const tokens = await TokenService.create(db, config.jwtSecret);
     const blobs = directoryBlobStore(config.blobDir);
-    const outbox = createOutboxStage({ db, log, config, blobs });
+    const outbox = createOutboxStage({ db, log, config, blobs, pool: database.pool });
     const mailer = createMailer({ db, log, config, outbox });
     const ruleChanges = new RuleChangeHub();
     let flowEngine: FlowEngine | undefined;

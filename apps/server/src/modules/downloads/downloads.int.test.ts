@@ -9,6 +9,7 @@ import { startTwoTenants, type TTwoTenants } from '../../../test/tenants.js';
 import { until } from '../../../test/until.js';
 import { deviceAuthz, downloadJobs } from '../../db/schema.js';
 import { writeIngestBatch } from '../telemetry/write.js';
+import { exportChunks } from './export-rows.js';
 
 const T0 = Date.UTC(2026, 5, 1);
 const MINUTE = 60_000;
@@ -134,6 +135,34 @@ describe(`download centre: export jobs packaged in the background (${TEST_DB_KIN
     });
     const bRows = parse(files.get(`${project.devices[b].tangramId}.csv`) ?? '', { columns: true }) as Record<string, string>[];
     expect(bRows.map((r) => Number(r.v1))).toEqual([-7, -22]);
+  });
+
+  it.runIf(TEST_DB_KIND === 'postgres')('streams raw points through COPY in keyset batches, line for line as the text path', async () => {
+    const spec = {
+      tangram_ids: [project.devices[a].tangramId],
+      keys: ['temperature'],
+      start_ts: T0 + 3 * MINUTE,
+      end_ts: T0 + 100 * MINUTE,
+      mode: 'raw' as const,
+      fn: 'avg' as const,
+      bucket_ms: 3_600_000,
+      format: 'csv' as const,
+    };
+    const device = { id: project.devices[a].id, tangramId: project.devices[a].tangramId };
+    const read = async (opts: Parameters<typeof exportChunks>[4]) => {
+      let text = '';
+      let rows = 0;
+      for await (const chunk of exportChunks(t.server.ctx.db, spec, device, ['temperature'], opts)) {
+        text += chunk.text.toString();
+        rows += chunk.rows;
+      }
+      return { text, rows };
+    };
+    const copied = await read({ pool: t.server.ctx.database.pool, batchRows: 7 });
+    const formatted = await read({ batchRows: 7 });
+    expect(copied.rows).toBe(98);
+    expect(copied).toEqual(formatted);
+    expect(copied.text.split('\n')[0]).toBe(`${device.tangramId},temperature,${new Date(T0 + 3 * MINUTE).toISOString()},${T0 + 3 * MINUTE},${T0 + 3 * MINUTE + 5},3,,`);
   });
 
   it('fails a job without data in its range with the reason, and refuses bad requests before making a job', async () => {

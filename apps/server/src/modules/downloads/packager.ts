@@ -9,6 +9,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import Papa from 'papaparse';
+import type pg from 'pg';
 import yazl from 'yazl';
 import { DAY_MS, DOWNLOAD_RETENTION_DAYS, EXPORT_BUCKET_COLUMNS, EXPORT_RAW_COLUMNS, type TDownloadFailure } from '@tessera/contracts';
 import type { TBlobStore, TBlobWriter } from '../../core/blob-store.js';
@@ -38,10 +39,11 @@ export class JobFailed extends Error {
   }
 }
 
-/** What packaging needs. */
+/** What packaging needs; `pool` (PostgreSQL) lets raw points stream through COPY. */
 export interface TPackagerDeps {
   db: Db;
   blobs: TBlobStore;
+  pool?: pg.Pool;
 }
 
 type TJobRow = typeof downloadJobs.$inferSelect;
@@ -85,10 +87,10 @@ export async function packageJob(deps: TPackagerDeps, job: TJobRow, signal: Abor
   let reportedAt = Date.now();
   // One CSV text chunk per batch read, after the header: no per-record stream work, so packaging keeps up with the
   // database.
-  async function* csvOf(device: TExportDevice | null): AsyncGenerator<string> {
+  async function* csvOf(device: TExportDevice | null): AsyncGenerator<string | Buffer> {
     yield `${Papa.unparse([columns], { newline: '\n' })}\n`;
     for (const d of device ? [device] : exportDevices) {
-      for await (const chunk of exportChunks(db, spec, d, keysOf.get(d.id) ?? [])) {
+      for await (const chunk of exportChunks(db, spec, d, keysOf.get(d.id) ?? [], { pool: deps.pool })) {
         signal.throwIfAborted();
         yield chunk.text;
         done += chunk.rows;

@@ -15,6 +15,7 @@ import type { Db } from '../../db/client.js';
 import { downloadJobs } from '../../db/schema.js';
 import { backoffMs, claimDue, startOutboxLoop, type TOutboxWorker } from '../outbox/outbox-loop.js';
 import { DOWNLOAD_LEASE_MS, deleteExpiredJobs, JobFailed, JobLost, packageJob } from './packager.js';
+import type pg from 'pg';
 
 /** Jobs packaged at once by one replica. */
 export const DOWNLOAD_CONCURRENCY = 2;
@@ -24,8 +25,8 @@ export const DOWNLOAD_MAX_ATTEMPTS = 3;
 const EXPIRY_SWEEP_MS = 60_000;
 
 /** Starts the packaging worker over `db`, writing files to `blobs`. */
-export function startDownloadWorker(opts: { db: Db; log: Logger; blobs: TBlobStore }): TOutboxWorker {
-  const { db, log, blobs } = opts;
+export function startDownloadWorker(opts: { db: Db; log: Logger; blobs: TBlobStore; pool?: pg.Pool }): TOutboxWorker {
+  const { db, log, blobs, pool } = opts;
   const running = new Map<number, { abort: AbortController; done: Promise<void> }>();
   let sweptAt = 0;
 
@@ -57,7 +58,7 @@ export function startDownloadWorker(opts: { db: Db; log: Logger; blobs: TBlobSto
       return;
     }
     try {
-      await packageJob({ db, blobs }, job, abort.signal);
+      await packageJob({ db, blobs, pool }, job, abort.signal);
       log.info({ jobId: job.id }, 'download packaged');
     } catch (err) {
       if (err instanceof JobLost) return;
