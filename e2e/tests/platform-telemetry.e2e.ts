@@ -3,7 +3,7 @@
  * through a real MQTT client; a vendor opens `platform-telemetry` (→ `instance`) from the empty state, mounts both
  * devices, writes the formula with the editor's completion, sees a misspelt key marked at its place, previews the
  * value on the latest data, saves, and reads the right value — which changes when a device publishes again. The
- * platform telemetry shows in a dashboard widget, and is deleted after a confirmation. A user has no such page.
+ * platform telemetry shows in a dashboard widget and in analytics, and is deleted after a confirmation. A user has no such page.
  */
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -73,7 +73,7 @@ describe('platform telemetry: a formula over two devices, evaluated as they publ
     await formula().pressSequentially(' + m2.curent) * 220');
     await page.keyboard.press('Escape');
     const problem = page.getByTestId('formula-problem');
-    await expect.poll(() => problem.getAttribute('data-position'), { timeout: 10_000 }).toBe('14');
+    await expect.poll(() => problem.getAttribute('data-position'), { timeout: 20_000 }).toBe('14');
     expect(await page.getByTestId('formula-problem-mark').textContent()).toBe('m');
     expect(await problem.textContent()).toContain('未知的名稱 m2.curent');
 
@@ -113,6 +113,16 @@ describe('platform telemetry: a formula over two devices, evaluated as they publ
     await page.getByTestId('widget-form').waitFor({ state: 'detached' });
     await expect.poll(() => page.getByTestId('widget-platform-value').textContent(), { timeout: 15_000 }).toContain('1.32');
     await expect.poll(async () => Number(await page.getByTestId('widget-platform-chart').getAttribute('data-points'))).toBeGreaterThan(0);
+  });
+
+  it('is compared in analytics, with the statistics of its stored points', async () => {
+    await page.goto('/analytics');
+    await pickOption(page, 'analytics-platform', 'Line power');
+    await page.keyboard.press('Escape');
+    await expect.poll(async () => Number(await page.getByTestId('analytics-chart').getAttribute('data-points'))).toBeGreaterThan(0);
+    const row = page.locator('[data-testid="analytics-stats"] tbody tr').filter({ hasText: 'ƒ Line power' });
+    // One stored point so far: the minute of 1.32.
+    await expect.poll(async () => (await row.locator('td').allTextContents()).slice(1, 4)).toEqual(['1', '1.32', '1.32']);
   });
 
   it('deletes it after a confirmation', async () => {

@@ -10,6 +10,7 @@ import { ZEpochMsText, zIntText, EPOCH_MS_MAX } from './input.js';
 import { zPage } from './pagination.js';
 import { ZTangramId } from './tangram-id.js';
 import { AGG_FNS, ZTimeseriesPoint } from './telemetry.js';
+import { ZSeriesStatistics } from './analytics.js';
 import { DEFAULT_CHART_WIDTH, MAX_CHART_WIDTH } from './limits.js';
 
 /** Prefix of the platform-telemetry calls (spec §7). */
@@ -20,6 +21,7 @@ export const platformTelemetryPaths = {
   list: `${PT_API}/platform-telemetry`,
   item: (id: number) => `${PT_API}/platform-telemetry/${id}`,
   timeseries: (id: number) => `${PT_API}/platform-telemetry/${id}/timeseries`,
+  statistics: (id: number) => `${PT_API}/platform-telemetry/${id}/statistics`,
   preview: `${PT_API}/platform-telemetry/preview`,
 } as const;
 
@@ -114,3 +116,12 @@ export const ZPlatformTelemetrySeriesQuery = z.object({
 export type TPlatformTelemetrySeriesQuery = z.infer<typeof ZPlatformTelemetrySeriesQuery>;
 export const ZPlatformTelemetrySeries = z.object({ id: z.number().int(), bucket_ms: z.number().int(), points: z.array(ZTimeseriesPoint) });
 export type TPlatformTelemetrySeries = z.infer<typeof ZPlatformTelemetrySeries>;
+
+/** GET {id}/statistics: a range of at most 90 days. */
+export const ZPlatformTelemetryStatisticsQuery = z.object({ startTs: ZEpochMsText, endTs: zIntText(1, EPOCH_MS_MAX) });
+export type TPlatformTelemetryStatisticsQuery = z.infer<typeof ZPlatformTelemetryStatisticsQuery>;
+/** The analytics summary of a platform telemetry's stored series (one point a minute), exact over those points. */
+export const ZPlatformTelemetryStatistics = ZSeriesStatistics.omit({ tangramId: true, key: true, basis: true }).extend({
+  id: z.number().int(),
+});
+export type TPlatformTelemetryStatistics = z.infer<typeof ZPlatformTelemetryStatistics>;

@@ -162,7 +162,9 @@ describe(`download centre: export jobs packaged in the background (${TEST_DB_KIN
     const formatted = await read({ batchRows: 7 });
     expect(copied.rows).toBe(98);
     expect(copied).toEqual(formatted);
-    expect(copied.text.split('\n')[0]).toBe(`${device.tangramId},temperature,${new Date(T0 + 3 * MINUTE).toISOString()},${T0 + 3 * MINUTE},${T0 + 3 * MINUTE + 5},3,,`);
+    expect(copied.text.split('\n')[0]).toBe(
+      `${device.tangramId},temperature,${new Date(T0 + 3 * MINUTE).toISOString()},${T0 + 3 * MINUTE},${T0 + 3 * MINUTE + 5},3,,`,
+    );
   });
 
   it('fails a job without data in its range with the reason, and refuses bad requests before making a job', async () => {

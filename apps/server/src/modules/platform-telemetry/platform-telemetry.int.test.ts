@@ -5,6 +5,7 @@ import {
   type TPlatformTelemetry,
   type TPlatformTelemetryPage,
   type TPlatformTelemetrySeries,
+  type TPlatformTelemetryStatistics,
 } from '@tessera/contracts';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -89,6 +90,17 @@ describe(`platform telemetry: formulas over mounted devices, evaluated as points
       [t0 + 2 * 60_000, 1.32],
     ]);
     expect((await api<TPlatformTelemetry>('GET', p.item(made.body.id))).body.latest_ts).toBe(t0 + 2 * 60_000);
+    // Analytics of the stored series: exact over its points.
+    const stats = await api<TPlatformTelemetryStatistics>(
+      'GET',
+      `${p.statistics(made.body.id)}?startTs=${t0 - 60_000}&endTs=${t0 + 10 * 60_000}`,
+    );
+    expect(stats.status).toBe(200);
+    expect(stats.body).toMatchObject({ id: made.body.id, count: 2, p50: 0.88 });
+    expect(stats.body.min).toBeCloseTo(0.88, 12);
+    expect(stats.body.max).toBeCloseTo(1.32, 12);
+    expect(stats.body.avg).toBeCloseTo(1.1, 12);
+    expect(stats.body.stddev).toBeCloseTo(0.22, 12);
   });
 
   it('refuses a bad formula with its position, a device of another tenant, a duplicate alias or name', async () => {
@@ -152,6 +164,7 @@ describe(`platform telemetry: formulas over mounted devices, evaluated as points
       ['PUT', p.item(id), input()],
       ['DELETE', p.item(id), undefined],
       ['GET', `${p.timeseries(id)}?startTs=0&endTs=1`, undefined],
+      ['GET', `${p.statistics(id)}?startTs=0&endTs=1`, undefined],
     ] as const) {
       expect((await t.server.api(method, url, { body })).status, url).toBe(401);
       expect((await t.server.api(method, url, { token: ungranted.token, body })).status, url).toBe(403);

@@ -13,6 +13,8 @@ import {
   ZPlatformTelemetryPage,
   ZPlatformTelemetrySeries,
   ZPlatformTelemetrySeriesQuery,
+  ZPlatformTelemetryStatistics,
+  ZPlatformTelemetryStatisticsQuery,
 } from '@tessera/contracts';
 import { z } from 'zod';
 import type { TApp } from '../../core/app-type.js';
@@ -24,6 +26,7 @@ import {
   getPlatformTelemetry,
   listPlatformTelemetry,
   platformTelemetrySeries,
+  platformTelemetryStatistics,
   previewFormula,
   updatePlatformTelemetry,
 } from './service.js';
@@ -72,5 +75,13 @@ export async function platformTelemetryRoutes(app: TApp, ctx: TAppContext): Prom
       schema: { tags, params: ZIdParam, querystring: ZPlatformTelemetrySeriesQuery, response: { 200: ZPlatformTelemetrySeries } },
     },
     (req) => platformTelemetrySeries(db, principalOf(req), req.params.id, req.query),
+  );
+  app.get(
+    '/platform-telemetry/:id/statistics',
+    {
+      ...granted,
+      schema: { tags, params: ZIdParam, querystring: ZPlatformTelemetryStatisticsQuery, response: { 200: ZPlatformTelemetryStatistics } },
+    },
+    (req) => platformTelemetryStatistics(db, principalOf(req), req.params.id, req.query),
   );
 }

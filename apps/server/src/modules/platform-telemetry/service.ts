@@ -17,6 +17,8 @@ import {
   type TPlatformTelemetryPage,
   type TPlatformTelemetrySeries,
   type TPlatformTelemetrySeriesQuery,
+  type TPlatformTelemetryStatistics,
+  type TPlatformTelemetryStatisticsQuery,
 } from '@tessera/contracts';
 import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
 import { AppError, conflict, notFound } from '../../core/errors.js';
@@ -36,6 +38,7 @@ import { visibleDevicesCondition } from '../devices/access.js';
 import { FlowRunError } from '../evaluation/flows/expression.js';
 import { planBuckets } from '../telemetry/buckets.js';
 import { assertRange } from '../telemetry/range.js';
+import { summaryFigures, type TSummaryRow, valueSummary } from '../telemetry/statistics.js';
 import { numOrNull } from '../telemetry/timeseries.js';
 import { compileFormula, FormulaError, type TCompiledFormula } from './formula.js';
 
@@ -234,6 +237,26 @@ export async function platformTelemetrySeries(
       group by 1 order by 1`),
   );
   return { id, bucket_ms: bucketMs, points: rows.map((r) => ({ ts: Number(r.b), vs: [numOrNull(r.v)] })) };
+}
+
+/**
+ * GET {id}/statistics: count, min, max, average, standard deviation and percentiles of the stored points (a point a
+ * minute) in the range, exact (docs/analytics.md).
+ * @throws AppError 404 for another tenant's; 400 for a bad range.
+ */
+export async function platformTelemetryStatistics(
+  db: Db,
+  principal: TPrincipal,
+  id: number,
+  q: TPlatformTelemetryStatisticsQuery,
+): Promise<TPlatformTelemetryStatistics> {
+  assertRange(q.startTs, q.endTs, HISTORY_RANGE_MAX_DAYS);
+  await ownRow(db, principal, id);
+  const [row] = rowsOf<TSummaryRow>(
+    await db.execute(sql`select ${valueSummary(sql`value`)} from ${platformTelemetryPoints}
+      where platform_telemetry_id = ${id} and ts between ${q.startTs} and ${q.endTs}`),
+  );
+  return { id, ...summaryFigures(row) };
 }
 
 async function ownRow(db: Db, principal: TPrincipal, id: number): Promise<TRow> {

@@ -28,8 +28,8 @@ import { numOrNull } from './timeseries.js';
 
 const HOUR_MS = ROLLUP_BUCKETS_MS[1];
 
-/** A row of the summary queries. */
-type TSummaryRow = {
+/** A row of the summary queries: `n, mn, mx, av` and the {@link spread} columns. */
+export type TSummaryRow = {
   n: number | string | null;
   mn: number | null;
   mx: number | null;
@@ -65,22 +65,33 @@ export async function statisticsSummary(db: Db, principal: TPrincipal, q: TStati
       const query =
         basis === 'points' ? pointsSummarySql(device.id, key, q.startTs, q.endTs) : hourlySummarySql(device.id, key, hourFrom, hourTo);
       const [row] = rowsOf<TSummaryRow>(await db.execute(query));
-      return {
-        tangramId: device.tangramId,
-        key,
-        basis,
-        count: Number(row?.n ?? 0),
-        min: numOrNull(row?.mn),
-        max: numOrNull(row?.mx),
-        avg: numOrNull(row?.av),
-        stddev: numOrNull(row?.sd),
-        p5: numOrNull(row?.p5),
-        p50: numOrNull(row?.p50),
-        p95: numOrNull(row?.p95),
-      };
+      return { tangramId: device.tangramId, key, basis, ...summaryFigures(row) };
     }),
   );
   return { data };
+}
+
+/** The figures of a summary row (all null, count 0, without a value). */
+export function summaryFigures(row: TSummaryRow | undefined): Omit<TSeriesStatistics, 'tangramId' | 'key' | 'basis'> {
+  return {
+    count: Number(row?.n ?? 0),
+    min: numOrNull(row?.mn),
+    max: numOrNull(row?.mx),
+    avg: numOrNull(row?.av),
+    stddev: numOrNull(row?.sd),
+    p5: numOrNull(row?.p5),
+    p50: numOrNull(row?.p50),
+    p95: numOrNull(row?.p95),
+  };
+}
+
+/**
+ * The summary columns of float8 column `v` over the selected rows: `n, mn, mx, av` (average in numeric), and the
+ * spread of `v` ({@link spread}).
+ */
+export function valueSummary(v: SQL): SQL {
+  return sql`count(${v}) as n, min(${v}) as mn, max(${v}) as mx,
+      ${toFloat8Saturated(sql`${exactSum(v)} / nullif(count(${v}), 0)`)} as av, ${spread(sql`${v}::text::numeric`)}`;
 }
 
 /** Spread figures of numeric expression `x`: population standard deviation and three stored-value percentiles. */
@@ -93,8 +104,7 @@ function spread(x: SQL): SQL {
 
 /** Every stored v1 of the device's key in [from, to]. */
 function pointsSummarySql(deviceId: number, key: string, from: number, to: number): SQL {
-  return sql`select count(v1) as n, min(v1) as mn, max(v1) as mx,
-      ${toFloat8Saturated(sql`${exactSum(sql`v1`)} / nullif(count(v1), 0)`)} as av, ${spread(sql`v1::text::numeric`)}
+  return sql`select ${valueSummary(sql`v1`)}
     from telemetry where device_id = ${deviceId} and key = ${key} and ts between ${from} and ${to}`;
 }
 

@@ -1,8 +1,18 @@
 /** Analytics calls (spec §7 `/frontstage-ts/v1` timeseries and statistics) as TanStack Query hooks over the HTTP client. */
 import { useQueries, useQuery } from '@tanstack/react-query';
-import { paths, type TActivationRate, type TAggFn, type TStatisticsSummary, type TTimeseriesResponse } from '@tessera/contracts';
+import {
+  paths,
+  platformTelemetryPaths,
+  type TActivationRate,
+  type TAggFn,
+  type TPlatformTelemetrySeries,
+  type TPlatformTelemetryStatistics,
+  type TStatisticsSummary,
+  type TTimeseriesResponse,
+} from '@tessera/contracts';
 import { http } from '../../lib/http';
 import type { TRange } from '../devices/model/range';
+import type { TComparedSeries, TSeriesAnswer } from './model/compare';
 
 /** The charts' width in buckets (the server answers at most about twice as many). */
 export const COMPARE_CHART_WIDTH = 600;
@@ -13,33 +23,60 @@ export const analyticsKeys = {
   summary: (tangramIds: readonly string[], keys: readonly string[], range: TRange) =>
     ['analytics', 'summary', tangramIds.join(','), keys.join(','), ...range] as const,
   activation: (range: TRange, offsetMin: number) => ['analytics', 'activation', ...range, offsetMin] as const,
+  platformSeries: (id: number, fn: TAggFn, range: TRange) => ['analytics', 'pt-series', id, fn, ...range] as const,
+  platformStatistics: (id: number, range: TRange) => ['analytics', 'pt-statistics', id, ...range] as const,
 };
 
 /** Each answer, and whether any is still loading or failed; stable while no query changed. */
-const combineSeries = (results: { data?: TTimeseriesResponse; isLoading: boolean; isError: boolean }[]) => ({
+const combineSeries = (results: { data?: TSeriesAnswer; isLoading: boolean; isError: boolean }[]) => ({
   answers: results.map((r) => r.data),
   loading: results.some((r) => r.isLoading),
   failed: results.some((r) => r.isError),
 });
 
-/** GET v2/timeseries of every compared series (one request each, in parallel). */
-export function useComparedSeries(series: readonly { tangramId: string; key: string }[], fn: TAggFn, range: TRange) {
+/** The buckets of every compared series (one request each, in parallel): v2/timeseries, or a platform telemetry's series. */
+export function useComparedSeries(series: readonly TComparedSeries[], fn: TAggFn, range: TRange) {
   return useQueries({
     queries: series.map((s) => ({
-      queryKey: analyticsKeys.series(s.tangramId, s.key, fn, range),
-      queryFn: () =>
-        http.get<TTimeseriesResponse>(paths.tsTimeseriesV2, {
-          tangramId: s.tangramId,
-          key: s.key,
-          startTs: range[0],
-          endTs: range[1],
-          fn,
-          diff: false,
-          width: COMPARE_CHART_WIDTH,
-        }),
+      queryKey:
+        s.platformTelemetryId !== undefined
+          ? analyticsKeys.platformSeries(s.platformTelemetryId, fn, range)
+          : analyticsKeys.series(s.tangramId, s.key, fn, range),
+      queryFn: (): Promise<TSeriesAnswer> =>
+        s.platformTelemetryId !== undefined
+          ? http.get<TPlatformTelemetrySeries>(platformTelemetryPaths.timeseries(s.platformTelemetryId), {
+              startTs: range[0],
+              endTs: range[1],
+              fn,
+              width: COMPARE_CHART_WIDTH,
+            })
+          : http.get<TTimeseriesResponse>(paths.tsTimeseriesV2, {
+              tangramId: s.tangramId,
+              key: s.key,
+              startTs: range[0],
+              endTs: range[1],
+              fn,
+              diff: false,
+              width: COMPARE_CHART_WIDTH,
+            }),
       staleTime: 60_000,
     })),
     combine: combineSeries,
+  });
+}
+
+/** GET statistics of each chosen platform telemetry over `range`, by series id (`pt/id`). */
+export function usePlatformStatistics(ids: readonly number[], range: TRange) {
+  return useQueries({
+    queries: ids.map((id) => ({
+      queryKey: analyticsKeys.platformStatistics(id, range),
+      queryFn: () => http.get<TPlatformTelemetryStatistics>(platformTelemetryPaths.statistics(id), { startTs: range[0], endTs: range[1] }),
+      staleTime: 60_000,
+    })),
+    combine: (results) => ({
+      byId: new Map(results.flatMap((r) => (r.data ? [[`pt/${r.data.id}`, r.data] as const] : []))),
+      loading: results.some((r) => r.isFetching),
+    }),
   });
 }
 

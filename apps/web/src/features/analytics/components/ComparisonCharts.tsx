@@ -3,7 +3,7 @@
  * with a legend, tooltip, zoom and a PNG export of what it shows.
  */
 import { PictureOutlined } from '@ant-design/icons';
-import type { TTimeseriesResponse } from '@tessera/contracts';
+
 import { Button, Card } from 'antd';
 import { useMemo, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -12,12 +12,12 @@ import { fileStamp, saveUrl } from '../../../lib/saveFile';
 import { EChart } from '../../devices/components/EChart';
 import { formatValues } from '../../devices/model/format';
 import type { TRange } from '../../devices/model/range';
-import { chartsByUnit, seriesPoints, type TComparedSeries, type TUnitChart } from '../model/compare';
+import { chartsByUnit, seriesPoints, type TComparedSeries, type TSeriesAnswer, type TUnitChart } from '../model/compare';
 
 /** Props: the compared series, their answers (same order) and the range the x axis spans. */
 export interface TComparisonChartsProps {
   series: readonly TComparedSeries[];
-  answers: readonly (TTimeseriesResponse | undefined)[];
+  answers: readonly (TSeriesAnswer | undefined)[];
   range: TRange;
 }
 

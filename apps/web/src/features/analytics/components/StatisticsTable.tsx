@@ -11,19 +11,21 @@ import type { TComparedSeries } from '../model/compare';
 
 const FIGURES = ['min', 'max', 'avg', 'stddev', 'p5', 'p50', 'p95'] as const;
 
-/** Props: the compared series and their summaries (matched by Tangram ID and key). */
+/** The figures of one series; `basis` only for a device's key (a platform telemetry's are always of its points). */
+export type TSeriesFigures = Omit<TSeriesStatistics, 'tangramId' | 'key' | 'basis'> & { basis?: TSeriesStatistics['basis'] };
+
+/** Props: the compared series and their figures by series id. */
 export function StatisticsTable({
   series,
   stats,
   loading,
 }: {
   series: readonly TComparedSeries[];
-  stats: readonly TSeriesStatistics[] | undefined;
+  stats: ReadonlyMap<string, TSeriesFigures>;
   loading: boolean;
 }) {
   const { t, i18n } = useTranslation();
-  const byId = new Map((stats ?? []).map((s) => [`${s.tangramId}/${s.key}`, s]));
-  const rows = series.map((s) => ({ ...s, id: `${s.tangramId}/${s.key}`, stats: byId.get(`${s.tangramId}/${s.key}`) }));
+  const rows = series.map((s) => ({ ...s, stats: stats.get(s.id) }));
   const number = (v: number | null | undefined) => (v === null || v === undefined ? '—' : formatValues([v], i18n.language));
   return (
     <Table

@@ -1,7 +1,7 @@
 import type { TTimeseriesResponse } from '@tessera/contracts';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
-import { activationPercent, chartsByUnit, comparedSeries, comparisonCsv } from './compare';
+import { activationPercent, chartsByUnit, comparedSeries, comparisonCsv, platformTelemetrySeries } from './compare';
 
 const answer = (points: [number, number | null][]): TTimeseriesResponse => ({
   tangramId: 'X',
@@ -28,6 +28,22 @@ describe('analytics comparison', () => {
     );
     expect(series.map((s) => s.label)).toEqual(['Pump · 溫度', 'Pump · Current', '111222333444 · 溫度', '111222333444 · Current']);
     expect(series.map((s) => s.unit)).toEqual(['°C', 'A', '°C', 'A']);
+    expect(series.map((s) => s.id)).toEqual([
+      'AAA111222333444/temp',
+      'AAA111222333444/current',
+      'BBB111222333444/temp',
+      'BBB111222333444/current',
+    ]);
+  });
+
+  it('compares platform telemetries beside devices, charted with the devices of the same unit', () => {
+    const pts = platformTelemetrySeries([{ id: 7, name: 'Line power', unit: 'A' }]);
+    expect(pts).toEqual([{ id: 'pt/7', tangramId: '', key: '', platformTelemetryId: 7, label: 'ƒ Line power', unit: 'A' }]);
+    const all = [...comparedSeries(['A'], ['temp', 'current'], keyInfo, new Map()), ...pts];
+    expect(chartsByUnit(all)).toEqual([
+      { unit: '°C', series: [0] },
+      { unit: 'A', series: [1, 2] },
+    ]);
   });
 
   it('draws one chart per unit, and one chart when the units agree', () => {

@@ -6,10 +6,15 @@
 import type { TTimeseriesResponse } from '@tessera/contracts';
 import Papa from 'papaparse';
 
-/** One compared series: a device's key, with the labels and unit the charts show. */
+/**
+ * One compared series — a device's key, or a platform telemetry (`platformTelemetryId`; its tangramId and key are
+ * empty) — with the labels and unit the charts show. `id` tells series apart (`tangramId/key` or `pt/id`).
+ */
 export interface TComparedSeries {
+  id: string;
   tangramId: string;
   key: string;
+  platformTelemetryId?: number;
   /** `device label · key name`. */
   label: string;
   unit: string;
@@ -37,9 +42,21 @@ export function comparedSeries(
     keys.map((key) => {
       const k = info.get(key);
       const device = deviceLabels.get(tangramId) ?? tangramId.slice(-12);
-      return { tangramId, key, label: `${device} · ${k?.name ?? key}`, unit: k?.unit ?? '' };
+      return { id: `${tangramId}/${key}`, tangramId, key, label: `${device} · ${k?.name ?? key}`, unit: k?.unit ?? '' };
     }),
   );
+}
+
+/** The series of chosen platform telemetries, labelled `ƒ name`. */
+export function platformTelemetrySeries(chosen: readonly { id: number; name: string; unit: string }[]): TComparedSeries[] {
+  return chosen.map((pt) => ({
+    id: `pt/${pt.id}`,
+    tangramId: '',
+    key: '',
+    platformTelemetryId: pt.id,
+    label: `ƒ ${pt.name}`,
+    unit: pt.unit,
+  }));
 }
 
 /** A chart of the comparison: the unit its axis shows and the indexes of its series in the compared list. */
@@ -59,8 +76,11 @@ export function chartsByUnit(series: readonly TComparedSeries[]): TUnitChart[] {
   return [...charts].map(([unit, indexes]) => ({ unit, series: indexes }));
 }
 
+/** A series' buckets as the charts read them: a device key's timeseries answer or a platform telemetry's series. */
+export type TSeriesAnswer = Pick<TTimeseriesResponse, 'points'>;
+
 /** `[ts, v1]` pairs of a timeseries answer (v1 of each bucket; null where the bucket has none). */
-export function seriesPoints(answer: TTimeseriesResponse | undefined): [number, number | null][] {
+export function seriesPoints(answer: TSeriesAnswer | undefined): [number, number | null][] {
   return (answer?.points ?? []).map((p) => [p.ts, p.vs[0] ?? null]);
 }
 
@@ -68,7 +88,7 @@ export function seriesPoints(answer: TTimeseriesResponse | undefined): [number, 
  * The CSV of the charts: a row per bucket start seen in any series (oldest first), columns `time` (ISO 8601, UTC),
  * `ts_ms`, then one per series (its label) holding its bucket value or nothing. CRLF line ends (RFC 4180).
  */
-export function comparisonCsv(series: readonly TComparedSeries[], answers: readonly (TTimeseriesResponse | undefined)[]): string {
+export function comparisonCsv(series: readonly TComparedSeries[], answers: readonly (TSeriesAnswer | undefined)[]): string {
   const byTs = new Map<number, (number | null)[]>();
   answers.forEach((answer, i) => {
     for (const [ts, v] of seriesPoints(answer)) {

@@ -18,11 +18,12 @@ import { CHART_FNS } from '../../devices/components/HistoryControls';
 import { HistoryRangePicker } from '../../devices/components/HistoryRangePicker';
 import { defaultRange, type TRange } from '../../devices/model/range';
 import { ExportJobButton } from '../../downloads/components/ExportJobButton';
-import { useComparedSeries, useStatisticsSummary } from '../api';
+import { useComparedSeries, usePlatformStatistics, useStatisticsSummary } from '../api';
 import { ActivationCard } from '../components/ActivationCard';
 import { ComparisonCharts } from '../components/ComparisonCharts';
-import { StatisticsTable } from '../components/StatisticsTable';
-import { comparedSeries, comparisonCsv } from '../model/compare';
+import { StatisticsTable, type TSeriesFigures } from '../components/StatisticsTable';
+import { comparedSeries, comparisonCsv, platformTelemetrySeries } from '../model/compare';
+import { usePlatformTelemetryList } from '../../platform-telemetry/api';
 
 /** The page. */
 export default function AnalyticsPage() {
@@ -41,11 +42,23 @@ export default function AnalyticsPage() {
     if (!keysTouched && keys.length === 0 && keyOptions.keys.length > 0) setKeys([keyOptions.keys[0].key]);
   }, [keysTouched, keys.length, keyOptions.keys]);
 
-  const series = useMemo(() => comparedSeries(tangramIds, keys, keyOptions.keys, labels), [tangramIds, keys, keyOptions.keys, labels]);
+  const isVendor = session.level !== 'user';
+  // Vendors compare their platform telemetries too (users have none).
+  const [ptIds, setPtIds] = useState<number[]>([]);
+  const platform = usePlatformTelemetryList({ page: 1, limit: 100 }, isVendor);
+  const series = useMemo(() => {
+    const chosen = (platform.data?.data ?? []).filter((pt) => ptIds.includes(pt.id));
+    return [...(keys.length ? comparedSeries(tangramIds, keys, keyOptions.keys, labels) : []), ...platformTelemetrySeries(chosen)];
+  }, [tangramIds, keys, keyOptions.keys, labels, ptIds, platform.data]);
   const loaded = useComparedSeries(series, fn, range);
   const summary = useStatisticsSummary(tangramIds, keys, range);
+  const ptStats = usePlatformStatistics(ptIds, range);
+  const stats = useMemo(
+    () =>
+      new Map<string, TSeriesFigures>([...(summary.data?.data ?? []).map((s) => [`${s.tangramId}/${s.key}`, s] as const), ...ptStats.byId]),
+    [summary.data, ptStats.byId],
+  );
   const mayExport = hasFeature(session.fea, '8:1');
-  const isVendor = session.level !== 'user';
 
   const saveCsv = () => saveText(`analytics-${fileStamp(new Date())}.csv`, comparisonCsv(series, loaded.answers));
 
@@ -85,6 +98,26 @@ export default function AnalyticsPage() {
                 data-testid="analytics-keys"
               />
             </Form.Item>
+            {isVendor && (
+              <Form.Item label={t('analytics.platformTelemetry')} extra={t('analytics.platformLimit', { max: MAX_ANALYTICS_DEVICES })}>
+                <Select<number[]>
+                  mode="multiple"
+                  style={{ width: 240 }}
+                  value={ptIds}
+                  onChange={(next) => setPtIds(next.slice(0, MAX_ANALYTICS_DEVICES))}
+                  loading={platform.isLoading}
+                  optionFilterProp="label"
+                  options={(platform.data?.data ?? []).map((pt) => ({
+                    value: pt.id,
+                    label: pt.unit ? `${pt.name} (${pt.unit})` : pt.name,
+                    disabled: ptIds.length >= MAX_ANALYTICS_DEVICES && !ptIds.includes(pt.id),
+                  }))}
+                  notFoundContent={t('analytics.platformNone')}
+                  placeholder={t('analytics.platformPlaceholder')}
+                  data-testid="analytics-platform"
+                />
+              </Form.Item>
+            )}
             <Form.Item label={t('analytics.range')}>
               <HistoryRangePicker
                 value={range}
@@ -127,11 +160,11 @@ export default function AnalyticsPage() {
         </Space>
       </Card>
 
-      {tangramIds.length === 0 ? (
+      {tangramIds.length === 0 && ptIds.length === 0 ? (
         <Card size="small">
           <Empty description={t('analytics.empty', { max: MAX_ANALYTICS_DEVICES })} data-testid="analytics-empty" />
         </Card>
-      ) : keys.length === 0 ? (
+      ) : series.length === 0 ? (
         <Card size="small">
           <Empty description={t('analytics.noKeys')} data-testid="analytics-no-keys" />
         </Card>
@@ -141,7 +174,7 @@ export default function AnalyticsPage() {
           <ComparisonCharts series={series} answers={loaded.answers} range={range} />
           <Card size="small" title={t('analytics.stats.title')}>
             {summary.isError && <Alert type="error" showIcon message={t('devices.loadFailed')} />}
-            <StatisticsTable series={series} stats={summary.data?.data} loading={summary.isFetching} />
+            <StatisticsTable series={series} stats={stats} loading={summary.isFetching || ptStats.loading} />
           </Card>
         </>
       )}
