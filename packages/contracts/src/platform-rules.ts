@@ -35,6 +35,8 @@ export type TFlowVariableType = (typeof FLOW_VARIABLE_TYPES)[number];
 /** Aggregations of spec §3, over the past range of a device key (served from the rollups). */
 export const FLOW_AGGREGATIONS = ['sum', 'avg', 'max', 'min', 'diff', 'count'] as const;
 export type TFlowAggregation = (typeof FLOW_AGGREGATIONS)[number];
+/** What an aggregation node reads: a device's key, or a platform telemetry's stored series. */
+export const FLOW_AGGREGATION_SOURCES = ['device', 'platform'] as const;
 
 /** Range units of an aggregation (spec §3). */
 export const FLOW_RANGE_UNITS = ['minute', 'hour', 'day', 'month'] as const;
@@ -174,15 +176,24 @@ const timeoutMs = z.number().int().min(500).max(60_000).default(10_000);
 export const ZFlowNodeData = {
   start: z.object({ trigger: ZFlowTrigger }),
   variable: z.object({ name: ZFlowVariableName, var_type: z.enum(FLOW_VARIABLE_TYPES), expression: ZFlowExpression }),
-  aggregation: z.object({
-    name: ZFlowVariableName,
-    fn: z.enum(FLOW_AGGREGATIONS),
-    device: ZFlowDeviceRef.default('trigger'),
-    key: ZTelemetryKey,
-    slot: z.number().int().min(1).max(3).default(1),
-    amount: z.number().int().min(1).max(1000),
-    unit: z.enum(FLOW_RANGE_UNITS),
-  }),
+  aggregation: z
+    .object({
+      name: ZFlowVariableName,
+      fn: z.enum(FLOW_AGGREGATIONS),
+      /** What is aggregated: a device's key, or one of the tenant's platform telemetries (its stored series). */
+      source: z.enum(FLOW_AGGREGATION_SOURCES).default('device'),
+      device: ZFlowDeviceRef.default('trigger'),
+      key: ZTelemetryKey.or(z.literal('')).default(''),
+      slot: z.number().int().min(1).max(3).default(1),
+      platform_telemetry_id: ZId.nullable().default(null),
+      amount: z.number().int().min(1).max(1000),
+      unit: z.enum(FLOW_RANGE_UNITS),
+    })
+    .refine((a) => a.source !== 'device' || a.key !== '', { message: 'choose the key', path: ['key'] })
+    .refine((a) => a.source !== 'platform' || a.platform_telemetry_id !== null, {
+      message: 'choose the platform telemetry',
+      path: ['platform_telemetry_id'],
+    }),
   condition: z.object({ expression: ZFlowExpression }),
   conditionResult: z.object({ result: z.boolean() }),
   alert: z.object({ level: z.enum(ALERT_LEVELS), message: ZFlowTemplate }),

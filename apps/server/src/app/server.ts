@@ -142,8 +142,22 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
         return flowEngine.runGraph(rule, graph, trigger, replay);
       },
     };
-    messaging = await createMessaging({ config, database, db, tokens, log, mailer, ruleChanges, outbox, flows, blobs });
-    const ctx: TAppContext = { config, database, db, tokens, log, mailer, bus: messaging.bus, ruleChanges, outbox, flows, blobs };
+    const platformTelemetry = new PlatformTelemetryEvaluator({ db, log });
+    messaging = await createMessaging({ config, database, db, tokens, log, mailer, ruleChanges, outbox, flows, platformTelemetry, blobs });
+    const ctx: TAppContext = {
+      config,
+      database,
+      db,
+      tokens,
+      log,
+      mailer,
+      bus: messaging.bus,
+      ruleChanges,
+      outbox,
+      flows,
+      platformTelemetry,
+      blobs,
+    };
     const notifier = (opts.ruleNotifier ?? ((n) => n))(createRuleNotifier(ctx));
     // Live alert publishes of both engines join in batches (two queries per batch, not two per alert).
     const publishAlert = batchedAlertPublish(ctx);
@@ -158,7 +172,6 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
       now: opts.ruleClock,
     });
     const platformRules = flowEngine;
-    const platformTelemetry = new PlatformTelemetryEvaluator(ctx);
     // Evaluation runs after each batch commits and is acknowledged; messaging.drain() lets it finish first.
     messaging.setCommitListener({
       accept: (batch) => {

@@ -110,6 +110,14 @@ export interface TFlowRuntime {
   ): Promise<{ runId: number }>;
 }
 
+/**
+ * Platform-telemetry evaluation as routes see it (modules/platform-telemetry/evaluator.ts): told when mounted devices
+ * change, so the next batch of a newly mounted device is evaluated at once.
+ */
+export interface TPlatformTelemetryRuntime {
+  mountsChanged(): void;
+}
+
 /** The shared dependencies of routes and services. */
 export interface TAppContext {
   config: TConfig;
@@ -122,6 +130,7 @@ export interface TAppContext {
   ruleChanges: TRuleChanges;
   outbox: TOutbox;
   flows: TFlowRuntime;
+  platformTelemetry: TPlatformTelemetryRuntime;
   /** Files the server keeps (download packages). */
   blobs: TBlobStore;
 }

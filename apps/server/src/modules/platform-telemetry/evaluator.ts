@@ -10,7 +10,7 @@
  */
 import { PLATFORM_TELEMETRY_POINT_MS } from '@tessera/contracts';
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import type { TAppContext } from '../../core/context.js';
+import type { TAppContext, TPlatformTelemetryRuntime } from '../../core/context.js';
 import { platformTelemetries, platformTelemetryDevices, platformTelemetryPoints } from '../../db/schema.js';
 import type { TCommittedRows } from '../ingest/pipeline.js';
 import { compileFormula, FormulaError, type TCompiledFormula } from './formula.js';
@@ -19,8 +19,14 @@ import { evaluateOnLatest, mountsOf } from './service.js';
 /** Keys written per device id. */
 type TTouched = Map<number, Set<string>>;
 
+/** How long the set of mounted devices is trusted before it is read again (another replica's changes). */
+const MOUNTS_TTL_MS = 10_000;
+
 /** The evaluator. `accept` never throws; `close` waits for the evaluation in progress. */
-export class PlatformTelemetryEvaluator {
+export class PlatformTelemetryEvaluator implements TPlatformTelemetryRuntime {
+  /** Every mounted device id, read at `mountsReadAt`; a batch of none of them costs nothing. */
+  private mounted: Set<number> | null = null;
+  private mountsReadAt = 0;
   private queued: TTouched | null = null;
   private running: Promise<void> | null = null;
   private closed = false;
@@ -29,9 +35,16 @@ export class PlatformTelemetryEvaluator {
 
   constructor(private readonly deps: Pick<TAppContext, 'db' | 'log'>) {}
 
+  /** Mounted devices changed here (a create, an update, a delete): the next batch reads them again. */
+  mountsChanged(): void {
+    this.mounted = null;
+  }
+
   /** Takes a committed batch (the ingest commit listener). */
   accept(batch: TCommittedRows): void {
     if (this.closed || batch.telemetry.length === 0) return;
+    const fresh = this.mounted !== null && Date.now() - this.mountsReadAt < MOUNTS_TTL_MS;
+    if (fresh && !batch.telemetry.some((row) => this.mounted?.has(row.deviceId))) return;
     this.queued ??= new Map();
     for (const row of batch.telemetry) {
       const keys = this.queued.get(row.deviceId) ?? new Set<string>();
@@ -70,6 +83,12 @@ export class PlatformTelemetryEvaluator {
 
   private async evaluate(touched: TTouched): Promise<void> {
     const { db } = this.deps;
+    if (this.mounted === null || Date.now() - this.mountsReadAt >= MOUNTS_TTL_MS) {
+      this.mountsReadAt = Date.now();
+      const rows = await db.selectDistinct({ deviceId: platformTelemetryDevices.deviceId }).from(platformTelemetryDevices);
+      this.mounted = new Set(rows.map((r) => r.deviceId));
+    }
+    if (![...touched.keys()].some((id) => this.mounted?.has(id))) return;
     const mounted = await db
       .selectDistinct({ id: platformTelemetryDevices.platformTelemetryId })
       .from(platformTelemetryDevices)

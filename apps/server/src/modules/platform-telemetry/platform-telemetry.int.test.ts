@@ -1,5 +1,9 @@
 import {
+  platformRulePaths,
   platformTelemetryPaths as p,
+  type TFlowGraphInput,
+  type TFlowRun,
+  type TPlatformRule,
   PLATFORM_TELEMETRY_POINT_MS,
   type TFormulaPreview,
   type TPlatformTelemetry,
@@ -14,6 +18,7 @@ import { buildAccount } from '../../../test/factories.js';
 import { TEST_DB_KIND } from '../../../test/helpers.js';
 import { startTwoTenants, type TTwoTenants } from '../../../test/tenants.js';
 import { until } from '../../../test/until.js';
+import { platformTelemetries } from '../../db/schema.js';
 import { connectMqtt } from '../ingest/ingest-test-kit.js';
 
 describe(`platform telemetry: formulas over mounted devices, evaluated as points arrive (${TEST_DB_KIND})`, () => {
@@ -103,6 +108,47 @@ describe(`platform telemetry: formulas over mounted devices, evaluated as points
     expect(stats.body.stddev).toBeCloseTo(0.22, 12);
   });
 
+  it('feeds a platform rule: an aggregation of its stored series read by a condition', async () => {
+    const [pt] = (await api<TPlatformTelemetryPage>('GET', p.list)).body.data;
+    const graph = (id: number): TFlowGraphInput => ({
+      nodes: [
+        { id: 'n1', type: 'start', position: { x: 0, y: 0 }, data: { trigger: { kind: 'manual' } } },
+        {
+          id: 'n2',
+          type: 'aggregation',
+          position: { x: 0, y: 0 },
+          data: { name: 'power', fn: 'max', source: 'platform', platform_telemetry_id: id, amount: 1, unit: 'day' },
+        },
+        { id: 'n3', type: 'condition', position: { x: 0, y: 0 }, data: { expression: 'power > 1' } },
+      ],
+      edges: [
+        { id: 'e1', source: 'n1', target: 'n2' },
+        { id: 'e2', source: 'n2', target: 'n3' },
+      ],
+    });
+    const run = async (name: string, id: number) => {
+      const rule = await api<TPlatformRule>('POST', platformRulePaths.rules, { name, draft: graph(id) });
+      expect((await api('POST', platformRulePaths.action(rule.body.id, 'apply'))).status).toBe(200);
+      expect((await api('POST', platformRulePaths.action(rule.body.id, 'start'))).status).toBe(200);
+      const ran = await api<{ run_id: number }>('POST', platformRulePaths.action(rule.body.id, 'run'));
+      return (await api<TFlowRun>('GET', platformRulePaths.log(rule.body.id, ran.body.run_id))).body;
+    };
+    // The largest of the stored points (0.88, 1.32) in the last day.
+    const ok = await run('power check', pt.id);
+    expect(ok.steps.map((st) => [st.node_id, st.output])).toEqual([
+      ['n1', null],
+      ['n2', 1.32],
+      ['n3', true],
+    ]);
+    // Another tenant's platform telemetry reads as missing, and the run stops there.
+    const [theirs] = await t.server.ctx.db
+      .insert(platformTelemetries)
+      .values({ tenantId: t.other.tenantId, name: 'Theirs', formula: 'm1.current' })
+      .returning();
+    const stopped = await run('foreign power', theirs.id);
+    expect(stopped.steps.at(-1)).toMatchObject({ node_id: 'n2', error: `platform telemetry ${theirs.id} is not one of this tenant's` });
+  });
+
   it('refuses a bad formula with its position, a device of another tenant, a duplicate alias or name', async () => {
     const bad = await api('POST', p.list, input({ name: 'Bad', formula: 'm1.current + m2.curent' }));
     expect(bad.status).toBe(400);
@@ -153,7 +199,8 @@ describe(`platform telemetry: formulas over mounted devices, evaluated as points
     expect((await api('GET', p.item(id), undefined, t.other.token)).status).toBe(404);
     expect((await api('PUT', p.item(id), input(), t.other.token)).status).toBe(404);
     expect((await api('DELETE', p.item(id), undefined, t.other.token)).status).toBe(404);
-    expect((await api<TPlatformTelemetryPage>('GET', p.list, undefined, t.other.token)).body.data).toEqual([]);
+    // The other tenant lists only its own.
+    expect((await api<TPlatformTelemetryPage>('GET', p.list, undefined, t.other.token)).body.data.map((x) => x.name)).toEqual(['Theirs']);
     const ungranted = await buildAccount(t.server, { level: 'vendor', tenantId: t.vendor.tenantId, fea: ['4'] });
     const granted = await buildAccount(t.server, { level: 'user', tenantId: t.vendor.tenantId, fea: ['12'] });
     for (const [method, url, body] of [

@@ -45,7 +45,10 @@ export async function platformTelemetryRoutes(app: TApp, ctx: TAppContext): Prom
   app.post(
     '/platform-telemetry',
     { ...granted, schema: { tags, body: ZPlatformTelemetryInput, response: { 201: ZPlatformTelemetry } } },
-    async (req, reply) => reply.status(201).send(await createPlatformTelemetry(db, principalOf(req), req.body)),
+    async (req, reply) =>
+      reply
+        .status(201)
+        .send(await createPlatformTelemetry(db, principalOf(req), req.body).finally(() => ctx.platformTelemetry.mountsChanged())),
   );
   app.post(
     '/platform-telemetry/preview',
@@ -58,13 +61,14 @@ export async function platformTelemetryRoutes(app: TApp, ctx: TAppContext): Prom
   app.put(
     '/platform-telemetry/:id',
     { ...granted, schema: { tags, params: ZIdParam, body: ZPlatformTelemetryInput, response: { 200: ZPlatformTelemetry } } },
-    (req) => updatePlatformTelemetry(db, principalOf(req), req.params.id, req.body),
+    (req) => updatePlatformTelemetry(db, principalOf(req), req.params.id, req.body).finally(() => ctx.platformTelemetry.mountsChanged()),
   );
   app.delete(
     '/platform-telemetry/:id',
     { ...granted, schema: { tags, params: ZIdParam, response: { 204: z.null().describe('no content') } } },
     async (req, reply) => {
       await deletePlatformTelemetry(db, principalOf(req), req.params.id);
+      ctx.platformTelemetry.mountsChanged();
       return reply.status(204).send(null);
     },
   );

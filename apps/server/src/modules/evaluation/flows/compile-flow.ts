@@ -157,10 +157,22 @@ function compileNode(
       };
     }
     case 'aggregation': {
-      const { name, fn, device, key, slot, amount, unit } = node.data;
+      const { name, fn, source, device, key, slot, amount, unit, platform_telemetry_id } = node.data;
+      const rangeMs = amount * RANGE_UNIT_MS[unit];
+      if (source === 'platform') {
+        const id = platform_telemetry_id as number;
+        return async (ctx) => {
+          const to = ctx.now();
+          const value = await ctx.effects.aggregatePlatform(id, fn, to - rangeMs, to);
+          if (value === null) throw new FlowRunError(`platform telemetry ${id} is not one of this tenant's`);
+          const input = { platform_telemetry_id: id, fn, from: to - rangeMs, to };
+          if (!Number.isFinite(value)) throw new FlowRunError(`no point of platform telemetry ${id} in the last ${amount} ${unit}(s)`);
+          ctx.vars.set(name, value);
+          return { input, output: value };
+        };
+      }
       if (device === 'trigger') needsDevice(hasDevice, node.type);
       if (fn === 'diff' && slot !== 1) throw new FlowCompileError('diff_first_value');
-      const rangeMs = amount * RANGE_UNIT_MS[unit];
       return async (ctx) => {
         const d = await resolveDevice(ctx, device);
         const to = ctx.now();

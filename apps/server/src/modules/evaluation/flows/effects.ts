@@ -38,6 +38,11 @@ export interface TFlowEffects {
   devicesIn(scope: TFlowDeviceScope): Promise<TFlowDevice[]>;
   /** fn of `key`'s value `slot` over (fromMs, toMs] from the rollups; NaN when there is no point (count: 0). */
   aggregate(device: TFlowDevice, key: string, slot: number, fn: TFlowAggregation, fromMs: number, toMs: number): Promise<number>;
+  /**
+   * fn of platform telemetry `id`'s stored series (a point a minute) over (fromMs, toMs]; NaN when it has no point
+   * there (count: 0); null when `id` is not one of the tenant's platform telemetries.
+   */
+  aggregatePlatform(id: number, fn: TFlowAggregation, fromMs: number, toMs: number): Promise<number | null>;
   /** Online state, last seen (epoch ms, 0: never) and the latest status word (−1: none). */
   health(device: TFlowDevice): Promise<{ online: boolean; lastSeen: number; status: number }>;
   /** Opens or refreshes the one open alert of (rule, node, device); answers its id and whether it was opened now. */
@@ -92,6 +97,7 @@ export function recordingEffects(live: TFlowEffects, records: TFlowEffectRecord[
     device: (t) => live.device(t),
     devicesIn: (s) => live.devicesIn(s),
     aggregate: (...args) => live.aggregate(...args),
+    aggregatePlatform: (...args) => live.aggregatePlatform(...args),
     health: (d) => live.health(d),
     async raiseAlert(a) {
       records.push({ node_id: a.nodeId, kind: 'alert', detail: { tangram_id: a.device.tangramId, level: a.level, message: a.message } });

@@ -95,6 +95,10 @@ function fakeEffects(): TFlowEffects & { calls: string[] } {
       calls.push(`aggregate ${fn} ${key}`);
       return 25;
     },
+    aggregatePlatform: async (id, fn) => {
+      calls.push(`aggregatePlatform ${fn} ${id}`);
+      return id === 7 ? 1.32 : null;
+    },
     health: async () => ({ online: true, lastSeen: 900, status: 7 }),
     raiseAlert: async (a) => {
       calls.push(`alert ${a.level} ${a.message}`);
@@ -171,6 +175,33 @@ describe('flow runs', () => {
     const r = await runFlow(compiled(overheating), { device: DEVICE, key: 'temp', ts: 5, values: [10] }, fx, () => 1_000);
     expect(r.steps.map((s) => s.node_id)).toEqual(['n1', 'n2', 'n3', 'n7', 'n8']);
     expect(fx.calls).toEqual(['aggregate avg temp']);
+  });
+
+  it('aggregate a platform telemetry’s series into a variable the condition reads, on any trigger', async () => {
+    const graph = structuredClone(overheating);
+    graph.nodes[0] = { id: 'n1', type: 'start', position: { x: 0, y: 0 }, data: { trigger: { kind: 'manual' } } };
+    graph.nodes[1] = {
+      id: 'n2',
+      type: 'aggregation',
+      position: { x: 0, y: 0 },
+      data: { name: 'power', fn: 'max', source: 'platform', platform_telemetry_id: 7, amount: 15, unit: 'minute' },
+    };
+    (graph.nodes[2] as { data: { expression: string } }).data.expression = 'power > 1';
+    graph.nodes = graph.nodes.filter((n) => n.type !== 'alert' && n.type !== 'notification');
+    graph.edges = graph.edges.filter((e) => e.target !== 'n5' && e.target !== 'n6');
+    const fx = fakeEffects();
+    const r = await runFlow(compiled(graph), { device: null }, fx, () => 1_000_000);
+    expect(r.outcome).toBe('ok');
+    expect(fx.calls).toEqual(['aggregatePlatform max 7']);
+    expect(r.steps[1]).toMatchObject({ output: 1.32, input: { platform_telemetry_id: 7, fn: 'max', from: 100_000, to: 1_000_000 } });
+    expect(r.steps.map((s) => s.node_id)).toEqual(['n1', 'n2', 'n3', 'n4']);
+    // Another tenant's (or a deleted) platform telemetry stops the run on that node, with the reason.
+    (graph.nodes[1] as { data: { platform_telemetry_id: number } }).data.platform_telemetry_id = 8;
+    const lost = await runFlow(compiled(graph), { device: null }, fakeEffects(), () => 1_000_000);
+    expect(lost.steps.at(-1)).toMatchObject({ node_id: 'n2', error: "platform telemetry 8 is not one of this tenant's" });
+    // A platform source needs its platform telemetry; a device source its key.
+    expect(ZFlowNodeData.aggregation.safeParse({ name: 'p', fn: 'avg', source: 'platform', amount: 1, unit: 'hour' }).success).toBe(false);
+    expect(ZFlowNodeData.aggregation.safeParse({ name: 'p', fn: 'avg', amount: 1, unit: 'hour' }).success).toBe(false);
   });
 
   it('stop at the first run error and name it on its node', async () => {

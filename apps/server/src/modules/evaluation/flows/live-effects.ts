@@ -121,6 +121,32 @@ export function liveEffects(deps: TLiveEffectsDeps, rule: TFlowRuleRef): TFlowEf
           return row.first === null || row.last === null ? Number.NaN : Number(row.last) - Number(row.first);
       }
     },
+    async aggregatePlatform(id, fn, fromMs, toMs) {
+      const res = await db.execute(sql`
+        select t.id, count(p.value) as n, min(p.value) as mn, max(p.value) as mx, sum(p.value::numeric) as s,
+               (array_agg(p.value order by p.ts asc))[1] as first, (array_agg(p.value order by p.ts desc))[1] as last
+        from platform_telemetries t
+        left join platform_telemetry_points p on p.platform_telemetry_id = t.id and p.ts > ${fromMs} and p.ts <= ${toMs}
+        where t.id = ${id} and t.tenant_id = ${rule.tenantId}
+        group by t.id`);
+      const row = rowsOf<TRollupRow & { id: number }>(res)[0];
+      if (!row) return null;
+      const n = Number(row.n ?? 0);
+      if (fn === 'count') return n;
+      if (n === 0) return Number.NaN;
+      switch (fn) {
+        case 'sum':
+          return Number(row.s);
+        case 'avg':
+          return Number(row.s) / n;
+        case 'min':
+          return Number(row.mn);
+        case 'max':
+          return Number(row.mx);
+        default:
+          return Number(row.last) - Number(row.first);
+      }
+    },
     async health(device) {
       const [row] = await db
         .select({ lastSeenAt: devices.lastSeenAt, status: devices.statusValue })

@@ -7,6 +7,8 @@ import { type TFlowNodeType, ZFlowNodeData } from '@tessera/contracts';
 import { Alert, DatePicker, Form, Input, InputNumber, Select, Switch } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
+import { useSession } from '../../../lib/useSession';
+import { usePlatformTelemetryList } from '../../platform-telemetry/api';
 import { fieldApplies, getAt, NODE_FIELDS, setAt, type TNodeField } from '../model/nodes';
 
 function Control({ field, value, onChange }: { field: TNodeField; value: unknown; onChange: (v: unknown) => void }) {
@@ -57,6 +59,8 @@ function Control({ field, value, onChange }: { field: TNodeField; value: unknown
           data-testid={testId}
         />
       );
+    case 'platformTelemetry':
+      return <PlatformTelemetrySelect value={value as number | null} onChange={onChange} testId={testId} />;
     case 'expression':
     case 'template':
       return (
@@ -70,6 +74,32 @@ function Control({ field, value, onChange }: { field: TNodeField; value: unknown
     default:
       return <Input value={(value as string) ?? ''} onChange={(e) => onChange(e.target.value)} data-testid={testId} />;
   }
+}
+
+/** One of the tenant's platform telemetries, by name (docs/platform-telemetry.md). */
+function PlatformTelemetrySelect({ value, onChange, testId }: { value: number | null; onChange: (v: unknown) => void; testId: string }) {
+  const { t } = useTranslation();
+  // Users (read-only viewers of platform rules) have no platform telemetry to list: they see the id.
+  const isVendor = useSession().level !== 'user';
+  const list = usePlatformTelemetryList({ page: 1, limit: 100 }, isVendor);
+  return (
+    <Select
+      value={value ?? undefined}
+      onChange={onChange}
+      showSearch
+      optionFilterProp="label"
+      loading={list.isLoading}
+      notFoundContent={t('platformRules.noPlatformTelemetry')}
+      options={
+        isVendor
+          ? (list.data?.data ?? []).map((pt) => ({ value: pt.id, label: pt.unit ? `${pt.name} (${pt.unit})` : pt.name }))
+          : value
+            ? [{ value, label: `#${value}` }]
+            : []
+      }
+      data-testid={testId}
+    />
+  );
 }
 
 /** The form of node `kind` over `data`; `onChange` gets the whole new data. */

@@ -5,6 +5,7 @@
  */
 import {
   ALERT_LEVELS,
+  FLOW_AGGREGATION_SOURCES,
   FLOW_AGGREGATIONS,
   FLOW_NODE_TYPES,
   FLOW_RANGE_UNITS,
@@ -20,7 +21,8 @@ export type TNodeField =
   | { path: string[]; kind: 'select'; options: readonly string[]; i18n?: string }
   | { path: string[]; kind: 'tags' }
   | { path: string[]; kind: 'ids' }
-  | { path: string[]; kind: 'datetime' };
+  | { path: string[]; kind: 'datetime' }
+  | { path: string[]; kind: 'platformTelemetry' };
 
 const scopeFields = (at: string[]): TNodeField[] => [
   { path: [...at, 'kind'], kind: 'select', options: ['projects', 'products', 'devices'], i18n: 'platformRules.scope' },
@@ -51,7 +53,9 @@ export const NODE_FIELDS: Record<TFlowNodeType, TNodeField[]> = {
   aggregation: [
     { path: ['name'], kind: 'text' },
     { path: ['fn'], kind: 'select', options: FLOW_AGGREGATIONS },
+    { path: ['source'], kind: 'select', options: FLOW_AGGREGATION_SOURCES, i18n: 'platformRules.source' },
     { path: ['key'], kind: 'text' },
+    { path: ['platform_telemetry_id'], kind: 'platformTelemetry' },
     { path: ['amount'], kind: 'number', min: 1, max: 1000 },
     { path: ['unit'], kind: 'select', options: FLOW_RANGE_UNITS, i18n: 'platformRules.unit' },
   ],
@@ -95,7 +99,17 @@ export function defaultNodeData(type: TFlowNodeType, now: number): Record<string
     case 'variable':
       return { name: '', var_type: 'float', expression: '' };
     case 'aggregation':
-      return { name: '', fn: 'avg', device: 'trigger', key: '', slot: 1, amount: 10, unit: 'minute' };
+      return {
+        name: '',
+        fn: 'avg',
+        source: 'device',
+        device: 'trigger',
+        key: '',
+        slot: 1,
+        platform_telemetry_id: null,
+        amount: 10,
+        unit: 'minute',
+      };
     case 'condition':
       return { expression: '' };
     case 'conditionResult':
@@ -157,6 +171,10 @@ export function fieldApplies(type: TFlowNodeType, field: TNodeField, data: unkno
     if (last === 'cron' || last === 'time_zone') return kind === 'schedule';
   }
   if (field.path[0] === 'command' && (last === 'key' || last === 'action')) return getAt(data, ['command', 'name']) === 'sensorCommand';
+  if (type === 'aggregation' && (last === 'key' || last === 'platform_telemetry_id')) {
+    const platform = getAt(data, ['source']) === 'platform';
+    return last === 'key' ? !platform : platform;
+  }
   return true;
 }
 
@@ -173,7 +191,7 @@ export function nodeSummary(type: TFlowNodeType, data: Record<string, unknown>):
       return String(getAt(data, ['trigger', 'kind']) ?? '');
     case 'variable':
     case 'aggregation':
-      return `${String(data.name ?? '')}${type === 'variable' ? ` = ${String(data.expression ?? '')}` : ` = ${String(data.fn)}(${String(data.key ?? '')})`}`;
+      return `${String(data.name ?? '')}${type === 'variable' ? ` = ${String(data.expression ?? '')}` : ` = ${String(data.fn)}(${data.source === 'platform' ? `ƒ${String(data.platform_telemetry_id ?? '')}` : String(data.key ?? '')})`}`;
     case 'condition':
       return String(data.expression ?? '');
     case 'conditionResult':
