@@ -5,6 +5,7 @@
  * value on the latest data, saves, and reads the right value — which changes when a device publishes again. The
  * platform telemetry shows in a dashboard widget and in analytics, and is deleted after a confirmation. A user has no such page.
  */
+import { sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -94,6 +95,9 @@ describe('platform telemetry: a formula over two devices, evaluated as they publ
     const value = page.locator('[data-testid^="pt-value-"]');
     await expect.poll(() => value.textContent(), { timeout: 20_000 }).toBe('1.32 kW');
     await expect.poll(() => page.getByTestId('pt-detail-value').textContent(), { timeout: 10_000 }).toContain('1.32');
+    // The chosen one follows its live topic: a new value shows at once, not at the next 30-second read.
+    await publish(1, 4.5);
+    await expect.poll(() => page.getByTestId('pt-detail-value').textContent(), { timeout: 4_000, interval: 100 }).toContain('1.76');
     await expect
       .poll(async () => Number(await page.getByTestId('pt-chart').getAttribute('data-points')), { timeout: 70_000 })
       .toBeGreaterThan(0);
@@ -111,7 +115,7 @@ describe('platform telemetry: a formula over two devices, evaluated as they publ
     await pickOption(page, 'widget-platform', 'Line power');
     await page.getByTestId('widget-save').click();
     await page.getByTestId('widget-form').waitFor({ state: 'detached' });
-    await expect.poll(() => page.getByTestId('widget-platform-value').textContent(), { timeout: 15_000 }).toContain('1.32');
+    await expect.poll(() => page.getByTestId('widget-platform-value').textContent(), { timeout: 15_000 }).toContain('1.76');
     await expect.poll(async () => Number(await page.getByTestId('widget-platform-chart').getAttribute('data-points'))).toBeGreaterThan(0);
   });
 
@@ -121,8 +125,15 @@ describe('platform telemetry: a formula over two devices, evaluated as they publ
     await page.keyboard.press('Escape');
     await expect.poll(async () => Number(await page.getByTestId('analytics-chart').getAttribute('data-points'))).toBeGreaterThan(0);
     const row = page.locator('[data-testid="analytics-stats"] tbody tr').filter({ hasText: 'ƒ Line power' });
-    // One stored point so far: the minute of 1.32.
-    await expect.poll(async () => (await row.locator('td').allTextContents()).slice(1, 4)).toEqual(['1', '1.32', '1.32']);
+    // The stored points (a point a minute: 1.32 and 1.76 in one minute or two) as the database holds them.
+    const res = await server.ctx.db.execute(
+      sql`select count(*)::int as n, min(value) as mn, max(value) as mx from platform_telemetry_points`,
+    );
+    const [stored] = (res as unknown as { rows: { n: number; mn: number; mx: number }[] }).rows;
+    expect(stored.mx).toBeCloseTo(1.76, 9);
+    await expect
+      .poll(async () => (await row.locator('td').allTextContents()).slice(1, 4))
+      .toEqual([String(stored.n), String(Number(stored.mn.toFixed(3))), '1.76']);
   });
 
   it('deletes it after a confirmation', async () => {

@@ -125,3 +125,7 @@ export const ZPlatformTelemetryStatistics = ZSeriesStatistics.omit({ tangramId: 
   id: z.number().int(),
 });
 export type TPlatformTelemetryStatistics = z.infer<typeof ZPlatformTelemetryStatistics>;
+
+/** The live message of `live/platform-telemetry/{id}`: a new latest value and its time. */
+export const ZLivePlatformTelemetry = z.object({ id: z.number().int(), value: z.number(), ts: z.number() });
+export type TLivePlatformTelemetry = z.infer<typeof ZLivePlatformTelemetry>;

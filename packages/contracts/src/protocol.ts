@@ -70,6 +70,8 @@ export const topics = {
   live: (id: string) => `live/devices/${id}`,
   /** The alerts an account may see, as they open, change and resolve (ZLiveAlertMessage). */
   liveAlerts: (accountId: number) => `live/accounts/${accountId}/alerts`,
+  /** A platform telemetry's new latest values (ZLivePlatformTelemetry), for vendors of its tenant. */
+  livePlatformTelemetry: (id: number) => `live/platform-telemetry/${id}`,
 } as const;
 
 /** A device topic split into its Tangram ID and the rest, or null when it is not under `devices/`. */

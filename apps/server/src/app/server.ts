@@ -144,6 +144,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
     };
     const platformTelemetry = new PlatformTelemetryEvaluator({ db, log });
     messaging = await createMessaging({ config, database, db, tokens, log, mailer, ruleChanges, outbox, flows, platformTelemetry, blobs });
+    platformTelemetry.attachBus(messaging.bus);
     const ctx: TAppContext = {
       config,
       database,

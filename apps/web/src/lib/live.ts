@@ -10,9 +10,11 @@ import {
   paths,
   type TLiveAlertMessage,
   type TLiveMessage,
+  type TLivePlatformTelemetry,
   topics,
   ZLiveAlertMessage,
   ZLiveMessage,
+  ZLivePlatformTelemetry,
 } from '@tessera/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
@@ -255,6 +257,24 @@ export function useLiveAlerts(onMessage: (message: TLiveAlertMessage) => void): 
       if (message) ref.current(message);
     });
   }, [accountId]);
+}
+
+/**
+ * Calls `onMessage` with each new latest value of platform telemetry `id` (`topics.livePlatformTelemetry`; the broker
+ * grants it to vendors of its tenant) while the component is mounted; none while `id` is undefined.
+ */
+export function useLivePlatformTelemetry(id: number | undefined, onMessage: (message: TLivePlatformTelemetry) => void): void {
+  const ref = useRef(onMessage);
+  useEffect(() => {
+    ref.current = onMessage;
+  });
+  useEffect(() => {
+    if (id === undefined) return;
+    return getHub().subscribe(topics.livePlatformTelemetry(id), (payload) => {
+      const message = parseWith(ZLivePlatformTelemetry, payload);
+      if (message) ref.current(message);
+    });
+  }, [id]);
 }
 
 /** The live connection state, re-rendering on change. */

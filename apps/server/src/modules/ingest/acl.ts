@@ -53,6 +53,16 @@ export function liveAlertsAccount(filter: string): number | null {
   return /^[1-9][0-9]{0,9}$/.test(parts[2]) ? Number(parts[2]) : null;
 }
 
+/**
+ * The platform telemetry a browser asks to watch: `live/platform-telemetry/{id}` without wildcards (a positive decimal
+ * id), else null. auth.ts grants it to vendors of its tenant with the section (docs/platform-telemetry.md).
+ */
+export function livePlatformTelemetryId(filter: string): number | null {
+  const parts = filter.split('/');
+  if (parts.length !== 3 || parts[0] !== 'live' || parts[1] !== 'platform-telemetry') return null;
+  return /^[1-9][0-9]{0,9}$/.test(parts[2]) && Number(parts[2]) <= 2_147_483_647 ? Number(parts[2]) : null;
+}
+
 function isPlainLevel(level: string | undefined): level is string {
   return !!level && !level.includes('+') && !level.includes('#');
 }

@@ -2,7 +2,8 @@
  * Broker hooks of the embedded Aedes (docs/protocol.md "Credentials", "Topics"): who may connect, publish and
  * subscribe, and the hand-off of telemetry/status publishes to ingest. A device connects with username = its
  * Tangram ID and password = its secret; a browser with username `jwt` and password = its access token, and may
- * subscribe to `live/devices/{id}` of devices it may see and to its own account's `live/accounts/{id}/alerts`.
+ * subscribe to `live/devices/{id}` of devices it may see, to its own account's `live/accounts/{id}/alerts`, and (a
+ * vendor) to `live/platform-telemetry/{id}` of its tenant's platform telemetries.
  */
 import type { AedesOptions, AuthenticateError, Client } from 'aedes';
 import type { Logger } from 'pino';
@@ -10,8 +11,18 @@ import { sha256, digestEquals } from '../../core/crypto.js';
 import type { TPrincipal } from '../../core/principal.js';
 import type { TokenService } from '../../core/tokens.js';
 import type { Db } from '../../db/client.js';
+import { and, eq } from 'drizzle-orm';
+import { hasFeature } from '@tessera/contracts';
+import { platformTelemetries } from '../../db/schema.js';
 import { findVisibleDevice } from '../devices/access.js';
-import { canDevicePublish, canDeviceSubscribe, classifyDeviceTopic, liveAlertsAccount, liveTopicDevice } from './acl.js';
+import {
+  canDevicePublish,
+  canDeviceSubscribe,
+  classifyDeviceTopic,
+  liveAlertsAccount,
+  livePlatformTelemetryId,
+  liveTopicDevice,
+} from './acl.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import type { IngestPipeline } from './pipeline.js';
 import { ThrottledLog } from './throttled-log.js';
@@ -111,6 +122,18 @@ export function createBrokerHooks(
       }
       const alertsOf = liveAlertsAccount(sub.topic);
       if (alertsOf !== null) return done(null, identity && alertsOf === identity.principal.accountId ? sub : null);
+      const platformId = livePlatformTelemetryId(sub.topic);
+      if (platformId !== null) {
+        if (!identity) return done(null, null);
+        mayWatchPlatformTelemetry(deps.db, identity.principal, platformId).then(
+          (ok) => done(null, ok ? sub : null),
+          (err: unknown) => {
+            deps.log.error({ err }, 'live subscription check failed');
+            done(null, null);
+          },
+        );
+        return;
+      }
       const tangramId = identity ? liveTopicDevice(sub.topic) : null;
       if (!identity || !tangramId) return done(null, null);
       findVisibleDevice(deps.db, identity.principal, tangramId, 'view_telemetry').then(
@@ -122,4 +145,17 @@ export function createBrokerHooks(
       );
     },
   };
+}
+
+/**
+ * Whether `principal` may watch platform telemetry `id`: a vendor or admin granted the section, of its tenant (what
+ * its API asks, modules/platform-telemetry/routes.ts).
+ */
+async function mayWatchPlatformTelemetry(db: Db, principal: TPrincipal, id: number): Promise<boolean> {
+  if (principal.level === 'user' || !hasFeature(principal.fea, '12:1')) return false;
+  const [row] = await db
+    .select({ id: platformTelemetries.id })
+    .from(platformTelemetries)
+    .where(and(eq(platformTelemetries.id, id), eq(platformTelemetries.tenantId, principal.tenantId)));
+  return row !== undefined;
 }

@@ -8,9 +8,9 @@
  * Batches that arrive while an evaluation runs are merged and evaluated once it ends, so a burst costs one evaluation
  * per platform telemetry, not one per batch, and the work held is bounded by the number of devices.
  */
-import { PLATFORM_TELEMETRY_POINT_MS } from '@tessera/contracts';
+import { PLATFORM_TELEMETRY_POINT_MS, type TLivePlatformTelemetry, topics } from '@tessera/contracts';
 import { and, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
-import type { TAppContext, TPlatformTelemetryRuntime } from '../../core/context.js';
+import type { TAppContext, TMessageBus, TPlatformTelemetryRuntime } from '../../core/context.js';
 import { platformTelemetries, platformTelemetryDevices, platformTelemetryPoints } from '../../db/schema.js';
 import type { TCommittedRows } from '../ingest/pipeline.js';
 import { compileFormula, FormulaError, type TCompiledFormula } from './formula.js';
@@ -33,7 +33,15 @@ export class PlatformTelemetryEvaluator implements TPlatformTelemetryRuntime {
   /** Compiled formulas by `id:updated_at` (a change makes a new entry; old ones are dropped past 1,000). */
   private readonly compiled = new Map<string, TCompiledFormula | FormulaError>();
 
+  /** Where new values go live (`live/platform-telemetry/{id}`); none until the messaging side exists. */
+  private bus: Pick<TMessageBus, 'publish'> | null = null;
+
   constructor(private readonly deps: Pick<TAppContext, 'db' | 'log'>) {}
+
+  /** Publishes each new latest value on `bus` from now on. */
+  attachBus(bus: Pick<TMessageBus, 'publish'>): void {
+    this.bus = bus;
+  }
 
   /** Mounted devices changed here (a create, an update, a delete): the next batch reads them again. */
   mountsChanged(): void {
@@ -133,14 +141,15 @@ export class PlatformTelemetryEvaluator implements TPlatformTelemetryRuntime {
     return compiled;
   }
 
-  /** The latest value (unless a newer one is stored) and the point of its minute. */
+  /** The latest value (unless a newer one is stored) and the point of its minute; a newer value goes live. */
   private async store(id: number, value: number, ts: number): Promise<void> {
     const { db } = this.deps;
-    await db.transaction(async (tx) => {
-      await tx
+    const newer = await db.transaction(async (tx) => {
+      const updated = await tx
         .update(platformTelemetries)
         .set({ latestValue: value, latestTs: ts, latestError: null })
-        .where(and(eq(platformTelemetries.id, id), or(isNull(platformTelemetries.latestTs), lte(platformTelemetries.latestTs, ts))));
+        .where(and(eq(platformTelemetries.id, id), or(isNull(platformTelemetries.latestTs), lte(platformTelemetries.latestTs, ts))))
+        .returning({ id: platformTelemetries.id });
       await tx
         .insert(platformTelemetryPoints)
         .values({ platformTelemetryId: id, ts: Math.floor(ts / PLATFORM_TELEMETRY_POINT_MS) * PLATFORM_TELEMETRY_POINT_MS, value })
@@ -148,6 +157,12 @@ export class PlatformTelemetryEvaluator implements TPlatformTelemetryRuntime {
           target: [platformTelemetryPoints.platformTelemetryId, platformTelemetryPoints.ts],
           set: { value: sql`excluded.value` },
         });
+      return updated.length > 0;
+    });
+    if (!newer || !this.bus) return;
+    const message: TLivePlatformTelemetry = { id, value, ts };
+    await this.bus.publish(topics.livePlatformTelemetry(id), JSON.stringify(message), { qos: 0 }).catch((err: unknown) => {
+      this.deps.log.debug({ err, id }, 'platform telemetry live publish failed');
     });
   }
 

@@ -10,6 +10,8 @@ import {
   type TPlatformTelemetryPage,
   type TPlatformTelemetrySeries,
   type TPlatformTelemetryStatistics,
+  type TLivePlatformTelemetry,
+  topics,
 } from '@tessera/contracts';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -19,7 +21,7 @@ import { TEST_DB_KIND } from '../../../test/helpers.js';
 import { startTwoTenants, type TTwoTenants } from '../../../test/tenants.js';
 import { until } from '../../../test/until.js';
 import { platformTelemetries } from '../../db/schema.js';
-import { connectMqtt } from '../ingest/ingest-test-kit.js';
+import { connectBrowser, connectMqtt, subscribeGranted } from '../ingest/ingest-test-kit.js';
 
 describe(`platform telemetry: formulas over mounted devices, evaluated as points arrive (${TEST_DB_KIND})`, () => {
   let t: TTwoTenants;
@@ -106,6 +108,34 @@ describe(`platform telemetry: formulas over mounted devices, evaluated as points
     expect(stats.body.max).toBeCloseTo(1.32, 12);
     expect(stats.body.avg).toBeCloseTo(1.1, 12);
     expect(stats.body.stddev).toBeCloseTo(0.22, 12);
+  });
+
+  it('goes live to vendors of its tenant: a new value on live/platform-telemetry/{id}, refused to others', async () => {
+    const [pt] = (await api<TPlatformTelemetryPage>('GET', p.list)).body.data;
+    const topic = topics.livePlatformTelemetry(pt.id);
+    const watcher = await connectBrowser(t.server.wsUrl, t.vendor.token);
+    try {
+      expect(await subscribeGranted(watcher, [topic])).toEqual([1]);
+      for (const token of [t.other.token, t.user.token]) {
+        const probe = await connectBrowser(t.server.wsUrl, token);
+        try {
+          expect(await subscribeGranted(probe, [topic]), token === t.user.token ? 'user' : 'other tenant').toEqual([128]);
+        } finally {
+          await probe.endAsync();
+        }
+      }
+      const received = new Promise<TLivePlatformTelemetry>((resolve) =>
+        watcher.on('message', (_t, payload) => resolve(JSON.parse(payload.toString()) as TLivePlatformTelemetry)),
+      );
+      const ts = Math.floor(Date.now() / 60_000) * 60_000 - 60_000;
+      // The same current again, a minute later: (3.5 + 2.5) × 220 × 0.001 at the new time.
+      await publish(1, 'current', 2.5, ts);
+      const live = await received;
+      expect(live).toMatchObject({ id: pt.id, ts });
+      expect(live.value).toBeCloseTo(1.32, 12);
+    } finally {
+      await watcher.endAsync();
+    }
   });
 
   it('feeds a platform rule: an aggregation of its stored series read by a condition', async () => {

@@ -11,10 +11,13 @@ import {
   type TPlatformTelemetrySeries,
 } from '@tessera/contracts';
 import { http } from '../../lib/http';
+import { useLivePlatformTelemetry } from '../../lib/live';
 import type { TRange } from '../devices/model/range';
 
-/** The latest values are read again this often (ms) while a page shows them. */
+/** The list's latest values are read again this often (ms) while a page shows them. */
 export const LATEST_POLL_MS = 5_000;
+/** One platform telemetry is followed live; it is read again this often only in case the live channel is down. */
+const ITEM_POLL_MS = 30_000;
 
 /** Query keys of platform telemetry. */
 export const ptKeys = {
@@ -36,14 +39,23 @@ export function usePlatformTelemetryList(q: TListQuery, enabled = true) {
   });
 }
 
-/** GET {id}, read again every few seconds. */
+/**
+ * GET {id}, kept current by its live topic (each new latest value written into the cached answer), and read again
+ * every 30 s in case the live channel is down.
+ */
 export function usePlatformTelemetry(id: number | undefined) {
+  const qc = useQueryClient();
+  useLivePlatformTelemetry(id, (m) =>
+    qc.setQueryData<TPlatformTelemetry>(ptKeys.item(m.id), (old) =>
+      old && (old.latest_ts ?? 0) <= m.ts ? { ...old, latest_value: m.value, latest_ts: m.ts, latest_error: null } : old,
+    ),
+  );
   return useQuery({
     queryKey: ptKeys.item(id ?? 0),
     queryFn: () => http.get<TPlatformTelemetry>(platformTelemetryPaths.item(id ?? 0), undefined, { quiet: true }),
     enabled: id !== undefined,
     retry: (failures, err) => failures < 2 && ![403, 404].includes((err as { status?: number }).status ?? 0),
-    refetchInterval: LATEST_POLL_MS,
+    refetchInterval: ITEM_POLL_MS,
   });
 }
 
