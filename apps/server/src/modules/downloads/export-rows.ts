@@ -85,6 +85,13 @@ export async function* exportChunks(
   }
 }
 
+/**
+ * The fields of a raw CSV line after `tangram_id,key,` (the export's raw columns), as SQL over a telemetry row: the ISO
+ * time, ts, svc_recv_ts, v1..v3 — one definition for both read paths.
+ */
+const RAW_LINE_FIELDS = `to_char(to_timestamp(ts / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
+      ',', ts, ',', svc_recv_ts, ',', v1, ',', v2, ',', v3`;
+
 /** The SELECT of one raw line per point (the CSV record without its newline), for the points after `after`. */
 function rawLinesSql(
   prefix: string,
@@ -95,8 +102,7 @@ function rawLinesSql(
   limit: number,
   literal: (s: string) => string,
 ) {
-  return `select concat(${literal(prefix)}::text, to_char(to_timestamp(ts / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-      ',', ts, ',', svc_recv_ts, ',', v1, ',', v2, ',', v3)
+  return `select concat(${literal(prefix)}::text, ${RAW_LINE_FIELDS})
     from telemetry where device_id = ${Math.trunc(deviceId)} and key = ${literal(key)} and ts > ${Math.trunc(after)} and ts <= ${Math.trunc(end)}
     order by ts limit ${Math.trunc(limit)}`;
 }
@@ -184,8 +190,7 @@ async function* rawChunks(
       await db.execute(sql`select count(*)::int as rows, max(ts) as last_ts, string_agg(line, '' order by ts) as text
           from (
             select ts, (row_number() over (order by ts) - 1) / ${LINES_PER_PIECE} as piece,
-              concat(${prefix}::text, to_char(to_timestamp(ts / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-                ',', ts, ',', svc_recv_ts, ',', v1, ',', v2, ',', v3, E'\n') as line
+              concat(${prefix}::text, ${sql.raw(RAW_LINE_FIELDS)}, E'\n') as line
             from (select ts, svc_recv_ts, v1, v2, v3 from telemetry
               where device_id = ${device.id} and key = ${key} and ts > ${after} and ts <= ${spec.end_ts}
               order by ts limit ${batchRows}) batch) lines

@@ -4,7 +4,7 @@
  * rule, node and device); notifications through the notifier into the outboxes; commands through the same command
  * channel and command log as remote control, with `rule: <name>` as the sender.
  */
-import { FLOW_PARALLEL_DEVICES_MAX, RULE_RENOTIFY_DEFAULT_S, type TFlowDeviceScope } from '@tessera/contracts';
+import { FLOW_PARALLEL_DEVICES_MAX, RULE_RENOTIFY_DEFAULT_S, type TFlowAggregation, type TFlowDeviceScope } from '@tessera/contracts';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../../db/client.js';
 import { devices, projects } from '../../../db/schema.js';
@@ -68,6 +68,25 @@ interface TRollupRow {
   last: number | null;
 }
 
+/** `fn` of an aggregate row: count (0 without points), else NaN without points or without the value asked. */
+function aggregateOf(fn: TFlowAggregation, row: TRollupRow | undefined): number {
+  const n = Number(row?.n ?? 0);
+  if (fn === 'count') return n;
+  if (!row || n === 0) return Number.NaN;
+  switch (fn) {
+    case 'sum':
+      return Number(row.s);
+    case 'avg':
+      return Number(row.s) / n;
+    case 'min':
+      return row.mn === null ? Number.NaN : Number(row.mn);
+    case 'max':
+      return row.mx === null ? Number.NaN : Number(row.mx);
+    default:
+      return row.first === null || row.last === null ? Number.NaN : Number(row.last) - Number(row.first);
+  }
+}
+
 /** Buckets of minutes serve ranges up to a day; longer ranges read hour buckets. */
 function bucketFor(rangeMs: number): number {
   return rangeMs <= 86_400_000 ? 60_000 : 3_600_000;
@@ -104,22 +123,7 @@ export function liveEffects(deps: TLiveEffectsDeps, rule: TFlowRuleRef): TFlowEf
                (array_agg(first_v1 order by first_ts asc))[1] as first, (array_agg(last_v1 order by last_ts desc))[1] as last
         from telemetry_rollup
         where device_id = ${device.id} and key = ${key} and bucket_ms = ${bucket} and bucket_ts >= ${from} and bucket_ts <= ${toMs}`);
-      const row = rowsOf<TRollupRow>(res)[0];
-      const n = Number(row?.n ?? 0);
-      if (fn === 'count') return n;
-      if (!row || n === 0) return Number.NaN;
-      switch (fn) {
-        case 'sum':
-          return Number(row.s);
-        case 'avg':
-          return Number(row.s) / n;
-        case 'min':
-          return row.mn === null ? Number.NaN : Number(row.mn);
-        case 'max':
-          return row.mx === null ? Number.NaN : Number(row.mx);
-        default:
-          return row.first === null || row.last === null ? Number.NaN : Number(row.last) - Number(row.first);
-      }
+      return aggregateOf(fn, rowsOf<TRollupRow>(res)[0]);
     },
     async aggregatePlatform(id, fn, fromMs, toMs) {
       const res = await db.execute(sql`
@@ -130,22 +134,7 @@ export function liveEffects(deps: TLiveEffectsDeps, rule: TFlowRuleRef): TFlowEf
         where t.id = ${id} and t.tenant_id = ${rule.tenantId}
         group by t.id`);
       const row = rowsOf<TRollupRow & { id: number }>(res)[0];
-      if (!row) return null;
-      const n = Number(row.n ?? 0);
-      if (fn === 'count') return n;
-      if (n === 0) return Number.NaN;
-      switch (fn) {
-        case 'sum':
-          return Number(row.s);
-        case 'avg':
-          return Number(row.s) / n;
-        case 'min':
-          return Number(row.mn);
-        case 'max':
-          return Number(row.mx);
-        default:
-          return Number(row.last) - Number(row.first);
-      }
+      return row ? aggregateOf(fn, row) : null;
     },
     async health(device) {
       const [row] = await db
