@@ -22,9 +22,13 @@ export function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, args: ARGS, headless: true });
 }
 
-/** A fresh context and page at `baseURL`, in `locale` (zh-TW by default, as a Taiwanese user's browser). */
+/**
+ * A fresh context and page at `baseURL`, in `locale` (zh-TW by default, as a Taiwanese user's browser). The browser
+ * asks for reduced motion, as a user can in the system settings: the console then opens modals, drawers and dropdowns
+ * without their zoom and slide, so a click lands where the element is rather than where it was a frame before.
+ */
 export async function newPage(browser: Browser, baseURL: string, locale = 'zh-TW'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await browser.newContext({ baseURL, locale, viewport: { width: 1366, height: 900 } });
+  const context = await browser.newContext({ baseURL, locale, viewport: { width: 1366, height: 900 }, reducedMotion: 'reduce' });
   const page = await context.newPage();
   page.setDefaultTimeout(20_000);
   return { context, page };

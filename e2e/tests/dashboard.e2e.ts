@@ -233,10 +233,12 @@ describe('dashboard: pages and widgets on a grid, live values, persisted layout 
     await page.getByTestId('page-add').click();
     await page.getByTestId('page-name').fill('Line 2');
     await page.getByTestId('page-name-save').click();
-    await page.getByTestId('page-tab-2').filter({ hasText: 'Line 2' }).waitFor();
+    // The page menu belongs to the page shown: wait until the new page is the active tab.
+    const activeTab = (position: number) => page.locator(`.ant-tabs-tab-active [data-testid="page-tab-${position}"]`);
+    await activeTab(2).filter({ hasText: 'Line 2' }).waitFor();
     await page.getByTestId('page-menu').click();
     await page.getByRole('menuitem', { name: '左移' }).click();
-    await page.getByTestId('page-tab-1').filter({ hasText: 'Line 2' }).waitFor();
+    await activeTab(1).filter({ hasText: 'Line 2' }).waitFor();
     await page.getByTestId('page-menu').click();
     await page.getByTestId('page-delete').click();
     await confirmDialog(page, 'page-delete-confirm');

@@ -108,10 +108,10 @@ describe('platform rules: build a flow, apply, run on real telemetry, read its t
     await page.keyboard.press('Enter');
   }
 
-  it('creates a rule from the empty list and opens the editor', async () => {
+  it('creates a rule from the list and opens the editor', async () => {
     await page.getByTestId('menu-platformRule').click();
     await page.waitForURL(/\/platform_rule\/list$/);
-    await page.getByText('尚無平台規則').waitFor();
+    await page.getByRole('link', { name: SCHEDULED }).waitFor();
     await page.getByTestId('rule-create').first().click();
     await page.getByTestId('rule-name').fill('Line overheating');
     await page.getByTestId('rule-create-submit').click();

@@ -1,11 +1,12 @@
 /**
  * The one ECharts life cycle of the console: an instance created on mount in the returned element, resized with its
  * container, given `option` whenever it changes (notMerge: the new option replaces the old, so zoom resets with new
- * data), disposed on unmount. Which chart types exist is up to the caller's build (lib/charts.ts for device charts,
+ * data; no animation when the viewer prefers reduced motion), disposed on unmount. Which chart types exist is up to the caller's build (lib/charts.ts for device charts,
  * features/alerts/alertCharts.ts for statistics); both register into the same `echarts/core`.
  */
 import type * as echarts from 'echarts/core';
 import { type RefObject, useEffect, useRef } from 'react';
+import { prefersReducedMotion } from './reducedMotion';
 
 /**
  * Draws `option` with `build` (the caller's echarts/core with its charts registered: passing it keeps that
@@ -36,7 +37,7 @@ export function useEChart(
   }, [build]);
 
   useEffect(() => {
-    chart.current?.setOption(option, { notMerge: true });
+    chart.current?.setOption(prefersReducedMotion() ? { ...option, animation: false } : option, { notMerge: true });
   }, [option]);
 
   return el;
