@@ -5,8 +5,9 @@
  */
 import { z } from 'zod';
 import { ZEpochMsText, zIntText, EPOCH_MS_MAX } from './input.js';
-import { MAX_ANALYTICS_DEVICES, TELEMETRY_KEY_MAX } from './limits.js';
+import { MAX_ANALYTICS_DEVICES } from './limits.js';
 import { isTangramId } from './tangram-id.js';
+import { ZTelemetryKey } from './telemetry.js';
 
 /** At most this many keys are compared at once. */
 export const MAX_ANALYTICS_KEYS = 8;
@@ -15,8 +16,6 @@ export const MAX_ANALYTICS_KEYS = 8;
  * they are of its hourly averages (count, min, max and average stay exact).
  */
 export const STATS_EXACT_POINTS_MAX = 50_000;
-
-const KEY_TEXT = /^[A-Za-z0-9_.-]{1,32}$/;
 
 /** A comma-separated list of 1…`max` distinct items that each pass `valid`, as an array (order kept, duplicates dropped). */
 function zCommaList(max: number, valid: (s: string) => boolean, what: string, normalise: (s: string) => string = (s) => s) {
@@ -32,7 +31,7 @@ function zCommaList(max: number, valid: (s: string) => boolean, what: string, no
 /** GET statistics/summary: the compared devices (1–5) × keys (1–8) over [startTs, endTs] (≤ 90 days). */
 export const ZStatisticsSummaryQuery = z.object({
   tangramIds: zCommaList(MAX_ANALYTICS_DEVICES, isTangramId, 'Tangram ID', (s) => s.toUpperCase()),
-  keys: zCommaList(MAX_ANALYTICS_KEYS, (k) => k.length <= TELEMETRY_KEY_MAX && KEY_TEXT.test(k), 'telemetry key'),
+  keys: zCommaList(MAX_ANALYTICS_KEYS, (k) => ZTelemetryKey.safeParse(k).success, 'telemetry key'),
   startTs: ZEpochMsText,
   endTs: zIntText(1, EPOCH_MS_MAX),
 });

@@ -116,7 +116,7 @@ export type TWidget = z.infer<typeof ZWidget>;
 
 /** A widget in a save: `new` widgets are added (their `id` ignored), the others updated by `id` (spec §7). */
 export const ZWidgetInput = z.object({
-  id: z.number().int().min(1).max(2_147_483_647).optional(),
+  id: ZId.optional(),
   new: z.boolean().default(false),
   type: z.enum(WIDGET_TYPES),
   title: z.string().trim().max(32).default(''),
@@ -149,7 +149,7 @@ export const ZDashboardPageInput = z.object({ name: z.string().trim().min(1).max
 export type TDashboardPageInput = z.infer<typeof ZDashboardPageInput>;
 
 /** PUT pages/order: every page id of the account, in the new order. */
-export const ZDashboardPageOrder = z.object({ ids: z.array(z.number().int().min(1).max(2_147_483_647)).min(1).max(DASHBOARD_MAX_PAGES) });
+export const ZDashboardPageOrder = z.object({ ids: z.array(ZId).min(1).max(DASHBOARD_MAX_PAGES) });
 export type TDashboardPageOrder = z.infer<typeof ZDashboardPageOrder>;
 
 /**

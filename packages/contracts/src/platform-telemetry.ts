@@ -39,7 +39,9 @@ export const PLATFORM_TELEMETRY_POINT_MS = 60_000;
 export const FORMULA_FUNCTIONS = ['abs', 'min', 'max', 'round', 'floor', 'ceil', 'sqrt', 'pow'] as const;
 
 /** A mounted device's alias: what the formula calls it (`m1` in `m1.current`). */
-export const ZDeviceAlias = z.string().regex(/^[A-Za-z_][A-Za-z0-9_]{0,15}$/, 'a letter or _, then up to 15 letters, digits or _');
+/** The pattern of a device alias (the console's form checks it too). */
+export const DEVICE_ALIAS_PATTERN = /^[A-Za-z_][A-Za-z0-9_]{0,15}$/;
+export const ZDeviceAlias = z.string().regex(DEVICE_ALIAS_PATTERN, 'a letter or _, then up to 15 letters, digits or _');
 
 /** A mounted device: its alias in the formula and its Tangram ID. */
 export const ZMountedDeviceInput = z.object({ alias: ZDeviceAlias, tangram_id: ZTangramId });

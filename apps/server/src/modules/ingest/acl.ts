@@ -2,7 +2,7 @@
  * Topic access rules of the device protocol (ARCHITECTURE.md "Device protocol", docs/protocol.md "Topics").
  * Pure functions: who may publish and subscribe where. The broker hooks in auth.ts call them.
  */
-import { parseDeviceTopic } from '@tessera/contracts';
+import { ID_MAX, parseDeviceTopic } from '@tessera/contracts';
 
 /** What a device topic is, for the ingest and ACL code. */
 export type TDeviceTopicKind = 'telemetry' | 'status' | 'reply' | 'other';
@@ -60,7 +60,7 @@ export function liveAlertsAccount(filter: string): number | null {
 export function livePlatformTelemetryId(filter: string): number | null {
   const parts = filter.split('/');
   if (parts.length !== 3 || parts[0] !== 'live' || parts[1] !== 'platform-telemetry') return null;
-  return /^[1-9][0-9]{0,9}$/.test(parts[2]) && Number(parts[2]) <= 2_147_483_647 ? Number(parts[2]) : null;
+  return /^[1-9][0-9]{0,9}$/.test(parts[2]) && Number(parts[2]) <= ID_MAX ? Number(parts[2]) : null;
 }
 
 function isPlainLevel(level: string | undefined): level is string {

@@ -8,6 +8,7 @@ import {
   HISTORY_RANGE_MAX_DAYS,
   PLATFORM_TELEMETRY_MAX,
   PLATFORM_TELEMETRY_POINT_MS,
+  ZFormulaPreviewInput,
   ZPlatformTelemetryInput,
   type TFormulaPreview,
   type TFormulaPreviewInput,
@@ -159,7 +160,7 @@ export async function deletePlatformTelemetry(db: Db, principal: TPrincipal, id:
  * @throws AppError 400 for a device that is not the tenant's.
  */
 export async function previewFormula(db: Db, principal: TPrincipal, input: TFormulaPreviewInput): Promise<TFormulaPreview> {
-  const v = ZPlatformTelemetryInput.pick({ formula: true, coefficient: true, devices: true }).parse(input);
+  const v = ZFormulaPreviewInput.parse(input);
   const mounts = await tenantMounts(db, principal, v.devices);
   let compiled: TCompiledFormula;
   try {

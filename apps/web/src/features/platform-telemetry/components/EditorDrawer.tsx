@@ -5,6 +5,7 @@
  */
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
+  DEVICE_ALIAS_PATTERN,
   PLATFORM_TELEMETRY_DEVICES_MAX,
   PLATFORM_TELEMETRY_NAME_MAX,
   type TFormulaPreviewInput,
@@ -153,7 +154,7 @@ function EditorForm({ editing, onSaved }: Pick<TEditorDrawerProps, 'editing' | '
               <Space key={field.key} align="start" style={{ display: 'flex' }}>
                 <Form.Item
                   name={[field.name, 'alias']}
-                  rules={[{ required: true, pattern: /^[A-Za-z_][A-Za-z0-9_]{0,15}$/, message: t('platformTelemetry.aliasRule') }]}
+                  rules={[{ required: true, pattern: DEVICE_ALIAS_PATTERN, message: t('platformTelemetry.aliasRule') }]}
                 >
                   <Input style={{ width: 90, fontFamily: 'monospace' }} data-testid={`pt-alias-${i}`} />
                 </Form.Item>

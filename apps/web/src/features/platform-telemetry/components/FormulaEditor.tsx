@@ -53,9 +53,7 @@ export function FormulaEditor({ value = '', onChange, devices, problem }: TFormu
           label: (
             <span data-testid={`formula-completion-${c.value}`}>
               <Typography.Text code>{c.value}</Typography.Text>{' '}
-              <Typography.Text type="secondary">
-                {c.kind === 'function' ? t('platformTelemetry.function') : c.label.split(' — ')[1]}
-              </Typography.Text>
+              <Typography.Text type="secondary">{c.kind === 'function' ? t('platformTelemetry.function') : c.detail}</Typography.Text>
             </span>
           ),
         }))}

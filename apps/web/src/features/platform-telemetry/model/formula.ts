@@ -29,21 +29,20 @@ export function wordAtCaret(text: string, caret: number): TWordAtCaret | null {
 /** A completion: what it inserts, and what the list shows beside it. */
 export interface TCompletion {
   value: string;
-  label: string;
-  kind: 'key' | 'device' | 'function';
+  /** What it names: the device's name for a key; empty for a function. */
+  detail: string;
+  kind: 'key' | 'function';
 }
 
 /** What `word` can become: `alias.key` for keys, aliases, then functions, each starting with what was typed. */
 export function completionsFor(word: TWordAtCaret | null, devices: readonly TEditorDevice[]): TCompletion[] {
   if (!word) return [];
   const typed = word.text.toLowerCase();
-  const keys = devices.flatMap((d) =>
-    d.keys.map((k) => ({ value: `${d.alias}.${k}`, label: `${d.alias}.${k} — ${d.name}`, kind: 'key' as const })),
-  );
+  const keys = devices.flatMap((d) => d.keys.map((k) => ({ value: `${d.alias}.${k}`, detail: d.name, kind: 'key' as const })));
   if (typed.includes('.')) return keys.filter((c) => c.value.toLowerCase().startsWith(typed));
   return [
     ...devices.filter((d) => d.alias.toLowerCase().startsWith(typed)).flatMap((d) => keys.filter((k) => k.value.startsWith(`${d.alias}.`))),
-    ...FORMULA_FUNCTIONS.filter((f) => f.startsWith(typed)).map((f) => ({ value: `${f}(`, label: `${f}( )`, kind: 'function' as const })),
+    ...FORMULA_FUNCTIONS.filter((f) => f.startsWith(typed)).map((f) => ({ value: `${f}(`, detail: '', kind: 'function' as const })),
   ];
 }
 
