@@ -56,7 +56,8 @@ describe('platform telemetry: a formula over two devices, evaluated as they publ
     await page.getByTestId('pt-unit').fill('kW');
     for (const n of [0, 1]) {
       if (n > 0) {
-        await page.keyboard.press('Escape');
+        // A click outside closes the device picker's list (Escape would ask to close the drawer).
+        await page.locator('.ant-drawer-title').click();
         await page.getByTestId('pt-mount').click();
       }
       await page.locator(`[data-testid="pt-device-${n}"] input`).fill(built.devices[n].tangramId.slice(-12));
@@ -72,7 +73,7 @@ describe('platform telemetry: a formula over two devices, evaluated as they publ
     await expect.poll(() => formula().inputValue()).toBe('(m1.current');
     // A misspelt key is marked where it is written.
     await formula().pressSequentially(' + m2.curent) * 220');
-    await page.keyboard.press('Escape');
+    await page.locator('.ant-drawer-title').click();
     const problem = page.getByTestId('formula-problem');
     await expect.poll(() => problem.getAttribute('data-position'), { timeout: 20_000 }).toBe('14');
     expect(await page.getByTestId('formula-problem-mark').textContent()).toBe('m');
@@ -84,6 +85,11 @@ describe('platform telemetry: a formula over two devices, evaluated as they publ
     // The preview on the latest data: (1.5 + 2.5) × 220 × 0.001.
     await expect.poll(() => page.getByTestId('pt-preview').textContent(), { timeout: 10_000 }).toContain('0.88');
     await snap(page, 'platform-telemetry-editor');
+    // Escape would close the drawer and lose the formula: it asks first, and "stay" keeps everything.
+    await page.getByTestId('pt-unit').focus();
+    await page.keyboard.press('Escape');
+    await confirmDialog(page, 'unsaved-stay');
+    expect(await formula().inputValue()).toBe('(m1.current + m2.current) * 220');
     await page.getByTestId('pt-save').click();
     await page.getByTestId('pt-detail').waitFor();
     expect(await page.getByTestId('pt-detail').textContent()).toContain('Line power');

@@ -1,7 +1,8 @@
 /**
  * The new/edit form of a platform telemetry (spec §3 "name, formula, coefficient, mounted devices"; §5 name ≤ 32):
  * mounted devices each under an alias, the formula with completion and problem marks (FormulaEditor), a coefficient
- * and a unit, and a live preview of the value on the devices' latest data before saving.
+ * and a unit, and a live preview of the value on the devices' latest data before saving. Closing the drawer with
+ * unsaved changes (close button, mask, Escape) asks first.
  */
 import { DeleteOutlined, PlusOutlined } from '@ant-design/icons';
 import {
@@ -12,10 +13,11 @@ import {
   type TPlatformTelemetry,
   type TPlatformTelemetryInput,
 } from '@tessera/contracts';
-import { Alert, Button, Drawer, Form, Input, InputNumber, Space, Spin, Statistic, Typography } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { Alert, App, Button, Drawer, Form, Input, InputNumber, Space, Spin, Statistic, Typography } from 'antd';
+import { type RefObject, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { HttpError } from '../../../lib/http';
+import { confirmDiscard } from '../../../lib/useUnsavedChangesPrompt';
 import { useDeviceKeys } from '../../devices/api';
 import { DevicePicker } from '../../devices/components/DevicePicker';
 import { formatLocalTime, formatValues } from '../../devices/model/format';
@@ -44,21 +46,26 @@ export interface TEditorDrawerProps {
 /** The drawer; a fresh form each time it opens. */
 export function EditorDrawer({ editing, open, onClose, onSaved }: TEditorDrawerProps) {
   const { t } = useTranslation();
+  const { modal } = App.useApp();
+  const dirty = useRef(false);
+  useEffect(() => {
+    if (open) dirty.current = false;
+  }, [open]);
   return (
     <Drawer
       open={open}
-      onClose={onClose}
+      onClose={() => (dirty.current ? confirmDiscard(modal, t, onClose) : onClose())}
       width={640}
       destroyOnHidden
       title={editing ? t('platformTelemetry.edit', { name: editing.name }) : t('platformTelemetry.new')}
       data-testid="pt-editor"
     >
-      {open && <EditorForm editing={editing} onSaved={onSaved} />}
+      {open && <EditorForm editing={editing} onSaved={onSaved} dirty={dirty} />}
     </Drawer>
   );
 }
 
-function EditorForm({ editing, onSaved }: Pick<TEditorDrawerProps, 'editing' | 'onSaved'>) {
+function EditorForm({ editing, onSaved, dirty }: Pick<TEditorDrawerProps, 'editing' | 'onSaved'> & { dirty: RefObject<boolean> }) {
   const { t, i18n } = useTranslation();
   const [form] = Form.useForm<TValues>();
   const save = useSavePlatformTelemetry();
@@ -130,7 +137,16 @@ function EditorForm({ editing, onSaved }: Pick<TEditorDrawerProps, 'editing' | '
 
   const problem = preview.data?.problem ?? null;
   return (
-    <Form<TValues> form={form} layout="vertical" initialValues={initial} onFinish={submit} data-testid="pt-form">
+    <Form<TValues>
+      form={form}
+      layout="vertical"
+      initialValues={initial}
+      onFinish={submit}
+      onValuesChange={() => {
+        dirty.current = true;
+      }}
+      data-testid="pt-form"
+    >
       <Space align="start" wrap>
         <Form.Item
           name="name"
