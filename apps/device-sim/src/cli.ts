@@ -1,15 +1,18 @@
 /**
  * `npm run sim -- --url mqtt://localhost:1883 --device <TANGRAMID>:<SECRET> ... --rate 1`, or
  * `npm run sim -- --project <id> --devices 20 --api http://localhost:8080 --token <vendor token>` to register
- * N devices through the API first. Runs until Ctrl-C; prints counters every 10 s.
+ * N devices through the API first. Runs until Ctrl-C; prints counters every 10 s. With `--ble-code` it prints each
+ * device's current BLE proof code (docs/decisions/authorisation.md) and exits.
  */
 import { parseArgs } from 'node:util';
+import { bleProof } from './ble-proof.js';
 import { startSimulator, type TSimDevice } from './index.js';
 import { registerDevices } from './register.js';
 
 const USAGE = `usage:
   sim --url mqtt://localhost:1883 --device <TANGRAMID>:<SECRET> [--device ...] [--rate 1] [--status-period 10000] [--qos 1]
-  sim --project <id> --devices 20 --api http://localhost:8080 --token <vendor token> [--url ...] [--rate 1]`;
+  sim --project <id> --devices 20 --api http://localhost:8080 --token <vendor token> [--url ...] [--rate 1]
+  sim --device <TANGRAMID>:<SECRET> [--device ...] --ble-code`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -23,6 +26,7 @@ async function main(): Promise<void> {
       devices: { type: 'string', default: '1' },
       api: { type: 'string', default: 'http://localhost:8080' },
       token: { type: 'string' },
+      'ble-code': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
   });
@@ -32,6 +36,10 @@ async function main(): Promise<void> {
     if (!tangramId || !secret) throw new Error(`--device takes <TANGRAMID>:<SECRET>, got "${d}"`);
     return { tangramId, secret };
   });
+  if (values['ble-code']) {
+    for (const d of devices) console.log(`${d.tangramId} BLE code ${bleProof(d)}`);
+    return;
+  }
   if (values.project) {
     if (!values.token) throw new Error('--project needs --token (a vendor access token)');
     const registered = await registerDevices({

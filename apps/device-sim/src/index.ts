@@ -80,3 +80,4 @@ export { answerCommand, SIM_FIRMWARE_VERSION } from './commands.js';
 export { DEFAULT_KEYS, seededRandom, valuesOf } from './generators.js';
 export { RECONNECT_FIRST_MS, RECONNECT_MAX_MS, reconnectDelayMs } from './reconnect.js';
 export type { TSimCounters } from './device.js';
+export { bleProof } from './ble-proof.js';

@@ -40,6 +40,14 @@ export const ErrorCode = {
   DeviceError: 'DEVICE_ERROR',
   /** The MQTT broker (or the server's connection to it) is down. */
   BrokerUnavailable: 'BROKER_UNAVAILABLE',
+  /** An authorisation request without the proof its project's method asks for (docs/decisions/authorisation.md). */
+  AuthzProofRequired: 'AUTHZ_PROOF_REQUIRED',
+  /** An authorisation request whose proof (QR claim code, BLE code) does not match the device. */
+  AuthzProofInvalid: 'AUTHZ_PROOF_INVALID',
+  /** An authorisation request for what the account already holds. */
+  AuthzAlreadyGranted: 'AUTHZ_ALREADY_GRANTED',
+  /** A second pending request for the same target, or an answer to a request no longer in the state it needs. */
+  AuthzState: 'AUTHZ_STATE',
   /** 503: the database is down, late or restarting; the request may succeed if sent again later. */
   DatabaseUnavailable: 'DB_UNAVAILABLE',
 } as const;

@@ -54,7 +54,15 @@ export const MENU_SECTIONS: readonly TMenuSection[] = [
     ],
     built: true,
   },
-  { code: '6', key: 'authorisation', pages: [{ code: '6:1', path: '/self-auth/history' }], built: false },
+  {
+    code: '6',
+    key: 'authorisation',
+    pages: [
+      { code: '6:2', path: '/self-auth/devce-auth' },
+      { code: '6:1', path: '/self-auth/history' },
+    ],
+    built: true,
+  },
   { code: '7', key: 'analytics', pages: [{ code: '7:1', path: '/analytics' }], built: true },
   { code: '8', key: 'download', pages: [{ code: '8:1', path: '/download' }], built: true },
   { code: '10', key: 'lineNotify', pages: [{ code: '10:1', path: '/line-notify/group' }], built: true },

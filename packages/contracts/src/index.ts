@@ -35,3 +35,6 @@ export * from './downloads.js';
 export * from './dashboard.js';
 export * from './analytics.js';
 export * from './platform-telemetry.js';
+export * from './authz-requests.js';
+export * from './device-proof.js';
+export * from './qr-login.js';

@@ -5,7 +5,10 @@ import { DESCRIPTION_MAX, NAME_MAX } from './limits.js';
 import { zPage } from './pagination.js';
 import { ZStatusGroups } from './status-word.js';
 
+/** How users of a project ask for its devices (spec §3; docs/decisions/authorisation.md "Proofs"). */
 export const DEVICE_AUTHZ_METHODS = ['all', 'ble', 'qrcode'] as const;
+/** One of {@link DEVICE_AUTHZ_METHODS}. */
+export type TDeviceAuthzMethod = (typeof DEVICE_AUTHZ_METHODS)[number];
 export const RULE_TYPES = ['level', 'edge'] as const;
 
 /** POST projects: a product plus a hardware module (tangram product). */

@@ -70,6 +70,8 @@ export const topics = {
   live: (id: string) => `live/devices/${id}`,
   /** The alerts an account may see, as they open, change and resolve (ZLiveAlertMessage). */
   liveAlerts: (accountId: number) => `live/accounts/${accountId}/alerts`,
+  /** An authorisation request of the account was answered or revoked (ZLiveAccessMessage); the console refetches. */
+  liveAccess: (accountId: number) => `live/accounts/${accountId}/access`,
   /** A platform telemetry's new latest values (ZLivePlatformTelemetry), for vendors of its tenant. */
   livePlatformTelemetry: (id: number) => `live/platform-telemetry/${id}`,
 } as const;

@@ -3,6 +3,7 @@ import type { TApp } from '../core/app-type.js';
 import type { TAppContext } from '../core/context.js';
 import { alertRoutes } from '../modules/alerts/routes.js';
 import { authRoutes } from '../modules/auth/routes.js';
+import { authzRequestRoutes } from '../modules/authz-requests/routes.js';
 import { customPageRoutes, customPageViewRoutes } from '../modules/custom-pages/routes.js';
 import { deviceControlRoutes } from '../modules/device-control/routes.js';
 import { deviceRoutes } from '../modules/devices/routes.js';
@@ -50,6 +51,7 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/frontstage-dc/v1', downloadRoutes],
   ['/dashboard/v1', dashboardRoutes],
   ['/frontstage-pt/v1', platformTelemetryRoutes],
+  ['/client-authz/v1', authzRequestRoutes],
 ];
 
 /** Registers all module routes on `app`. */

@@ -135,3 +135,24 @@ export const outboxEmails = pgTable(
   },
   (t) => [index('outbox_emails_alert_idx').on(t.alertId)],
 );
+
+/**
+ * Login-by-QR-code sessions (docs/decisions/auth.md "QR login"): opened by the waiting browser's event stream,
+ * confirmed once by a logged-in device (`confirmedAccountId`), and handed to the waiting browser once
+ * (`deliveredAt`, claimed in an UPDATE so that two replicas cannot both deliver). Expired rows are swept.
+ */
+export const qrLoginSessions = pgTable(
+  'qr_login_sessions',
+  {
+    id: text('id').primaryKey(),
+    expiresAt: epochMs('expires_at').notNull(),
+    /** Where the waiting browser asked from: shown on the confirming device, so a code someone else shows is noticed. */
+    requestIp: text('request_ip').notNull().default(''),
+    userAgent: text('user_agent').notNull().default(''),
+    confirmedAccountId: integer('confirmed_account_id').references(() => accounts.id, { onDelete: 'cascade' }),
+    confirmedAt: epochMs('confirmed_at'),
+    deliveredAt: epochMs('delivered_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [index('qr_login_sessions_expires_idx').on(t.expiresAt)],
+);

@@ -15,3 +15,4 @@ export * from './schema-platform-rules.js';
 export * from './schema-downloads.js';
 export * from './schema-dashboard.js';
 export * from './schema-platform-telemetry.js';
+export * from './schema-authz.js';

@@ -1,6 +1,7 @@
 /**
  * The logged-in layout: side menu of the sections this session may open (visibleMenu from contracts, labels
- * `menu.<key>`), header with the language switch, the user's email, profile and logout.
+ * `menu.<key>`), header with the language switch, the user's email, profile and logout. When what the account may
+ * see changes (an authorisation allowed or revoked, `live/accounts/{id}/access`), every cached read is refetched.
  */
 import {
   ApartmentOutlined,
@@ -14,6 +15,7 @@ import {
   LogoutOutlined,
   MessageOutlined,
   ProjectOutlined,
+  SafetyCertificateOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { defaultPage, findPage, hasFeature, visibleMenu } from '@tessera/contracts';
@@ -22,6 +24,8 @@ import { type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { LanguageSwitch } from '../components/LanguageSwitch';
+import { useLiveAccess } from '../lib/live';
+import { queryClient } from '../lib/query';
 import { useSession } from '../lib/useSession';
 
 const ICONS: Record<string, ReactNode> = {
@@ -30,6 +34,7 @@ const ICONS: Record<string, ReactNode> = {
   project: <ProjectOutlined />,
   device: <ClusterOutlined />,
   alerts: <AlertOutlined />,
+  authorisation: <SafetyCertificateOutlined />,
   analytics: <LineChartOutlined />,
   download: <DownloadOutlined />,
   lineNotify: <MessageOutlined />,
@@ -43,6 +48,7 @@ export default function AppLayout() {
   const session = useSession();
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  useLiveAccess(() => void queryClient.invalidateQueries());
   const sections = visibleMenu(session);
   const selected =
     findPage(pathname)?.section.key ?? sections.find((s) => pathname === `/${s.key}` || pathname.startsWith(`/${s.key}/`))?.key;

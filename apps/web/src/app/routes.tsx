@@ -7,6 +7,7 @@
 import { Navigate, type RouteObject } from 'react-router';
 import { alertRoutes } from '../features/alerts/routes';
 import { analyticsRoutes } from '../features/analytics/routes';
+import { authorisationRoutes } from '../features/authorisation/routes';
 import { dashboardRoutes } from '../features/dashboard/routes';
 import { authRoutes } from '../features/auth/routes';
 import { deviceRoutes } from '../features/devices/routes';
@@ -33,6 +34,7 @@ export const consoleRoutes: RouteObject[] = [
       ...projectRoutes,
       ...deviceRoutes,
       ...alertRoutes,
+      ...authorisationRoutes,
       ...analyticsRoutes,
       ...downloadRoutes,
       ...lineRoutes,

@@ -8,10 +8,12 @@
 import {
   MQTT_KEEPALIVE_S,
   paths,
+  type TLiveAccessMessage,
   type TLiveAlertMessage,
   type TLiveMessage,
   type TLivePlatformTelemetry,
   topics,
+  ZLiveAccessMessage,
   ZLiveAlertMessage,
   ZLiveMessage,
   ZLivePlatformTelemetry,
@@ -239,11 +241,15 @@ export function useLiveDevice(tangramId: string | undefined, onMessage: TLiveLis
 }
 
 /**
- * Calls `onMessage` with every alert published to the logged-in account (`topics.liveAlerts` of the token's `sub`,
- * the only alerts topic the broker lets this login subscribe to) while the component is mounted. Re-subscribes when
- * the account changes (admin switch); the latest `onMessage` is used without resubscribing.
+ * Calls `onMessage` with every message of the logged-in account's topic `topicOf(accountId)` (the token's `sub`: the
+ * broker lets a login subscribe only to its own account's topics) that `parse` accepts, while the component is
+ * mounted. Re-subscribes when the account changes (admin switch); the latest `onMessage` is used without resubscribing.
  */
-export function useLiveAlerts(onMessage: (message: TLiveAlertMessage) => void): void {
+function useAccountTopic<T>(
+  topicOf: (accountId: number) => string,
+  parse: (payload: string | Uint8Array) => T | null,
+  onMessage: (message: T) => void,
+): void {
   const ref = useRef(onMessage);
   useEffect(() => {
     ref.current = onMessage;
@@ -252,11 +258,26 @@ export function useLiveAlerts(onMessage: (message: TLiveAlertMessage) => void): 
   const accountId = token ? Number(decodeToken(token).accountId) : Number.NaN;
   useEffect(() => {
     if (!Number.isInteger(accountId) || accountId <= 0) return;
-    return getHub().subscribe(topics.liveAlerts(accountId), (payload) => {
-      const message = parseLiveAlertMessage(payload);
+    return getHub().subscribe(topicOf(accountId), (payload) => {
+      const message = parse(payload);
       if (message) ref.current(message);
     });
-  }, [accountId]);
+  }, [accountId, topicOf, parse]);
+}
+
+/** Calls `onMessage` with every alert published to the logged-in account (`topics.liveAlerts`). */
+export function useLiveAlerts(onMessage: (message: TLiveAlertMessage) => void): void {
+  useAccountTopic(topics.liveAlerts, parseLiveAlertMessage, onMessage);
+}
+
+const parseLiveAccess = (payload: string | Uint8Array) => parseWith(ZLiveAccessMessage, payload);
+
+/**
+ * Calls `onMessage` when what the logged-in account may see changed (`topics.liveAccess`: an authorisation allowed or
+ * revoked; docs/decisions/authorisation.md).
+ */
+export function useLiveAccess(onMessage: (message: TLiveAccessMessage) => void): void {
+  useAccountTopic(topics.liveAccess, parseLiveAccess, onMessage);
 }
 
 /**

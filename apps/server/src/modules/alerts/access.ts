@@ -8,8 +8,8 @@ import type { TAlertRuleKind } from '@tessera/contracts';
 import { and, eq, ne, or, sql, type SQL } from 'drizzle-orm';
 import type { TPrincipal } from '../../core/principal.js';
 import { rowsOf, type Db } from '../../db/client.js';
-import { accounts, alerts, deviceAuthz, deviceUserRules } from '../../db/schema.js';
-import { directlyAuthorisedIds } from '../devices/access.js';
+import { accounts, alerts, deviceUserRules } from '../../db/schema.js';
+import { directGrantHolderIds, directlyAuthorisedIds } from '../devices/access.js';
 import { roleGrantedDeviceIds, roleMemberIdsOf } from '../project-roles/grants.js';
 
 /** A join-free WHERE clause over `alerts`: the alerts `principal` may see (tenant always applied). */
@@ -33,7 +33,7 @@ export interface TAlertAudienceKey {
 
 /**
  * The ids of every account that may see each alert of `keys`, in one query: accounts of the alert's tenant that are
- * vendors or admins, or users holding the device through `device_authz` or a project role with `receive_alerts`;
+ * vendors or admins, or users holding the device directly (`device_authz`, `project_authz`) or through a project role with `receive_alerts`;
  * for an app-rule alert, only the rule's owner among those. Answers one list per key, in order.
  */
 export async function alertAudiences(db: Db, keys: readonly TAlertAudienceKey[]): Promise<number[][]> {
@@ -42,8 +42,7 @@ export async function alertAudiences(db: Db, keys: readonly TAlertAudienceKey[])
     keys.map((k, i) => ({ i, tenant_id: k.tenantId, device_id: k.deviceId, rule_kind: k.ruleKind, rule_id: k.ruleId })),
   );
   const deviceId = sql.raw('k.device_id');
-  const grantedUsers = sql`select ${deviceAuthz.accountId} from ${deviceAuthz} where ${deviceAuthz.deviceId} = ${deviceId}
-    union ${roleMemberIdsOf(deviceId, 'receive_alerts')}`;
+  const grantedUsers = sql`${directGrantHolderIds(deviceId)} union ${roleMemberIdsOf(deviceId, 'receive_alerts')}`;
   const rows = rowsOf<{ i: number; id: number }>(
     await db.execute(sql`
       select k.i, ${accounts.id} as id

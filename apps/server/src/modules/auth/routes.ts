@@ -21,6 +21,7 @@ import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { AppError } from '../../core/errors.js';
 import { accountRoutes } from './account-routes.js';
+import { qrLoginRoutes } from './qr-login-routes.js';
 import { login } from './login.js';
 import { resetPassword, sendResetCode } from './passwords.js';
 import { RATE_LIMITS } from './rate-limits.js';
@@ -82,4 +83,5 @@ export async function authRoutes(app: TApp, ctx: TAppContext): Promise<void> {
   });
 
   await accountRoutes(app, ctx);
+  await qrLoginRoutes(app, ctx);
 }

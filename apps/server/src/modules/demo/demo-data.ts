@@ -72,6 +72,8 @@ export const DEMO_DEVICES: readonly { serial: string; name: string }[] = [
   { serial: 'DE0000000005', name: 'Compressor' },
 ];
 export const DEMO_USER_DEVICE_COUNT = 2;
+/** The message of the demo user's (allowed) requests for its devices. */
+export const DEMO_REQUEST_MESSAGE = 'For the morning shift';
 
 /**
  * The demo project's simple rule: the simulator's motor current swings 1.0–2.0 A over a 10-minute duty

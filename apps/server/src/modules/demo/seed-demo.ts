@@ -8,7 +8,7 @@ import { count, eq } from 'drizzle-orm';
 import { DEFAULT_FEATURES, ZFlowGraph } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { hashPassword } from '../../core/crypto.js';
-import { accounts, deviceAuthz, platformRules, productClasses, tangramProducts, tenants } from '../../db/schema.js';
+import { accounts, authzRequests, deviceAuthz, platformRules, productClasses, tangramProducts, tenants } from '../../db/schema.js';
 import { registerDevices } from '../devices/register-devices.js';
 import { MOTOR_ENV_MODEL_NUMBER } from '../products/catalogue-data.js';
 import { createProduct } from '../products/product-service.js';
@@ -62,7 +62,26 @@ export async function seedDemoIfEmpty(db: Db, ruleChanges: TRuleChanges): Promis
       demo.DEMO_DEVICES.map((d) => ({ serialNumber: d.serial, name: d.name })),
     );
     const user = made.find((a) => a.email === demo.DEMO_USER_EMAIL)!;
-    await tx.insert(deviceAuthz).values(devices.slice(0, demo.DEMO_USER_DEVICE_COUNT).map((d) => ({ deviceId: d.id, accountId: user.id })));
+    const vendor = made.find((a) => a.level === 'vendor')!;
+    const granted = devices.slice(0, demo.DEMO_USER_DEVICE_COUNT);
+    await tx.insert(deviceAuthz).values(granted.map((d) => ({ deviceId: d.id, accountId: user.id })));
+    // The user's devices came through requests the vendor allowed: the authorisation history shows them, and the
+    // vendor can revoke them from the authorisation page.
+    const decidedAt = Date.now();
+    await tx.insert(authzRequests).values(
+      granted.map((d) => ({
+        tenantId: tenant.id,
+        accountId: user.id,
+        target: 'device' as const,
+        deviceId: d.id,
+        projectId: project.id,
+        method: 'all' as const,
+        status: 'allowed' as const,
+        message: demo.DEMO_REQUEST_MESSAGE,
+        decidedBy: vendor.id,
+        decidedAt,
+      })),
+    );
     for (const rule of demo.demoPlatformRules(project.id)) {
       const graph = ZFlowGraph.parse(rule.graph);
       const start = graph.nodes.find((n) => n.type === 'start');

@@ -1,14 +1,15 @@
 /**
  * Who may see which device and do what with it (spec §6; docs/decisions/project-roles.md "What each permission
- * lets a member do"): vendors and admins see their tenant's devices and may do everything there; users see the
- * devices authorised to them (`device_authz`, everything a user may do) and the devices of the project roles they
- * hold (project-roles/grants.ts), where each role permission opens the routes it names. Used by every device-scoped
+ * lets a member do", docs/decisions/authorisation.md): vendors and admins see their tenant's devices and may do
+ * everything there; users see the devices granted to them directly (`device_authz` and the devices of the projects in
+ * `project_authz`, everything a user may do) and the devices of the project roles they hold (project-roles/grants.ts),
+ * where each role permission opens the routes it names. Used by every device-scoped
  * route, the live channel, alert visibility and notification audiences.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { ErrorCode, PROJECT_ROLE_PERMISSIONS, type TProjectRolePermission } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
-import { deviceAuthz, devices } from '../../db/schema.js';
+import { deviceAuthz, devices, projectAuthz } from '../../db/schema.js';
 import { AppError, notFound } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { roleGrantedDeviceIds, rolePermissionsOn } from '../project-roles/grants.js';
@@ -64,9 +65,24 @@ export function visibleDevicesCondition(principal: TPrincipal, permission?: TDev
   return and(ofTenant, authorised)!;
 }
 
-/** A `select device_id …` subquery: the devices authorised to `accountId` directly (`device_authz`). */
+/**
+ * A `select device_id …` subquery: the devices granted to `accountId` directly: its `device_authz` rows and every
+ * device of the projects granted in `project_authz`.
+ */
 export function directlyAuthorisedIds(accountId: number): SQL {
-  return sql`select ${deviceAuthz.deviceId} from ${deviceAuthz} where ${deviceAuthz.accountId} = ${accountId}`;
+  return sql`select ${deviceAuthz.deviceId} from ${deviceAuthz} where ${deviceAuthz.accountId} = ${accountId}
+    union select ${devices.id} from ${devices} join ${projectAuthz} on ${projectAuthz.projectId} = ${devices.projectId}
+    where ${projectAuthz.accountId} = ${accountId}`;
+}
+
+/**
+ * A `select account_id …` subquery: the accounts granted device `deviceId` (a number or a column reference) directly,
+ * through `device_authz` or a `project_authz` grant of its project. The inverse of {@link directlyAuthorisedIds}.
+ */
+export function directGrantHolderIds(deviceId: number | SQL): SQL {
+  return sql`select ${deviceAuthz.accountId} from ${deviceAuthz} where ${deviceAuthz.deviceId} = ${deviceId}
+    union select ${projectAuthz.accountId} from ${projectAuthz}
+    where ${projectAuthz.projectId} = (select ${devices.projectId} from ${devices} where ${devices.id} = ${deviceId})`;
 }
 
 /**
@@ -76,9 +92,9 @@ export function directlyAuthorisedIds(accountId: number): SQL {
 export async function devicePermissions(db: Db, principal: TPrincipal, deviceId: number): Promise<TDevicePermission[]> {
   if (principal.level !== 'user') return [...PROJECT_ROLE_PERMISSIONS];
   const [direct] = await db
-    .select({ deviceId: deviceAuthz.deviceId })
-    .from(deviceAuthz)
-    .where(and(eq(deviceAuthz.accountId, principal.accountId), eq(deviceAuthz.deviceId, deviceId)))
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(eq(devices.id, deviceId), sql`${devices.id} in (${directlyAuthorisedIds(principal.accountId)})`))
     .limit(1);
   if (direct) return [...PROJECT_ROLE_PERMISSIONS];
   return rolePermissionsOn(db, principal.tenantId, principal.accountId, deviceId);

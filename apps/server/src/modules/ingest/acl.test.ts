@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { canDevicePublish, canDeviceSubscribe, classifyDeviceTopic, liveAlertsAccount, liveTopicDevice } from './acl.js';
+import { canDevicePublish, canDeviceSubscribe, classifyDeviceTopic, liveAccountOf, liveTopicDevice } from './acl.js';
 
 const ME = '540001010000010001000000000001';
 const OTHER = '540001010000010001000000000002';
@@ -35,16 +35,19 @@ describe('device topic ACL', () => {
   });
 
   it('reads the account of a live alerts topic and refuses wildcards and odd ids', () => {
-    expect(liveAlertsAccount('live/accounts/42/alerts')).toBe(42);
-    expect(liveAlertsAccount('live/accounts/+/alerts')).toBeNull();
-    expect(liveAlertsAccount('live/accounts/#')).toBeNull();
-    expect(liveAlertsAccount('live/accounts/42/#')).toBeNull();
-    expect(liveAlertsAccount('live/accounts/42/+')).toBeNull();
-    expect(liveAlertsAccount('live/accounts/042/alerts')).toBeNull();
-    expect(liveAlertsAccount('live/accounts/0/alerts')).toBeNull();
-    expect(liveAlertsAccount('live/accounts/4x/alerts')).toBeNull();
-    expect(liveAlertsAccount('live/accounts/42/alerts/x')).toBeNull();
-    expect(liveAlertsAccount('live/devices/42')).toBeNull();
+    expect(liveAccountOf('live/accounts/42/alerts')).toBe(42);
+    expect(liveAccountOf('live/accounts/+/alerts')).toBeNull();
+    expect(liveAccountOf('live/accounts/#')).toBeNull();
+    expect(liveAccountOf('live/accounts/42/#')).toBeNull();
+    expect(liveAccountOf('live/accounts/42/+')).toBeNull();
+    expect(liveAccountOf('live/accounts/042/alerts')).toBeNull();
+    expect(liveAccountOf('live/accounts/0/alerts')).toBeNull();
+    expect(liveAccountOf('live/accounts/4x/alerts')).toBeNull();
+    expect(liveAccountOf('live/accounts/42/alerts/x')).toBeNull();
+    expect(liveAccountOf('live/accounts/42/access')).toBe(42);
+    expect(liveAccountOf('live/accounts/42/other')).toBeNull();
+    expect(liveAccountOf('live/accounts/2147483648/access')).toBeNull();
+    expect(liveAccountOf('live/devices/42')).toBeNull();
   });
 
   it('classifies device topics', () => {

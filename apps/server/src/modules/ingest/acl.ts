@@ -43,14 +43,18 @@ export function liveTopicDevice(filter: string): string | null {
   return parts[2];
 }
 
+/** The channels under `live/accounts/{accountId}/`: its alerts, and changes to what it may see. */
+const ACCOUNT_CHANNELS = ['alerts', 'access'];
+
 /**
- * The account whose live alerts a browser asks for: `live/accounts/{accountId}/alerts` without wildcards (a positive
- * decimal id, no leading zero), else null. auth.ts grants it only to that account (docs/decisions/alerts.md).
+ * The account a browser asks to follow: `live/accounts/{accountId}/alerts` (docs/decisions/alerts.md) or
+ * `…/access` (docs/decisions/authorisation.md), without wildcards (a positive decimal id, no leading zero), else
+ * null. auth.ts grants it only to that account.
  */
-export function liveAlertsAccount(filter: string): number | null {
+export function liveAccountOf(filter: string): number | null {
   const parts = filter.split('/');
-  if (parts.length !== 4 || parts[0] !== 'live' || parts[1] !== 'accounts' || parts[3] !== 'alerts') return null;
-  return /^[1-9][0-9]{0,9}$/.test(parts[2]) ? Number(parts[2]) : null;
+  if (parts.length !== 4 || parts[0] !== 'live' || parts[1] !== 'accounts' || !ACCOUNT_CHANNELS.includes(parts[3])) return null;
+  return /^[1-9][0-9]{0,9}$/.test(parts[2]) && Number(parts[2]) <= ID_MAX ? Number(parts[2]) : null;
 }
 
 /**

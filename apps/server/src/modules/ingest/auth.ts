@@ -2,8 +2,10 @@
  * Broker hooks of the embedded Aedes (docs/protocol.md "Credentials", "Topics"): who may connect, publish and
  * subscribe, and the hand-off of telemetry/status publishes to ingest. A device connects with username = its
  * Tangram ID and password = its secret; a browser with username `jwt` and password = its access token, and may
- * subscribe to `live/devices/{id}` of devices it may see, to its own account's `live/accounts/{id}/alerts`, and (a
- * vendor) to `live/platform-telemetry/{id}` of its tenant's platform telemetries.
+ * subscribe to `live/devices/{id}` of devices it may see, to its own account's `live/accounts/{id}/alerts` and
+ * `…/access`, and (a vendor) to `live/platform-telemetry/{id}` of its tenant's platform telemetries. When an
+ * account's access shrinks, {@link TBrokerHooks.dropRevokedLive} closes its browser connections that watch a device
+ * it may no longer see (the console reconnects, and the ACL refuses that device).
  */
 import type { AedesOptions, AuthenticateError, Client } from 'aedes';
 import type { Logger } from 'pino';
@@ -19,7 +21,7 @@ import {
   canDevicePublish,
   canDeviceSubscribe,
   classifyDeviceTopic,
-  liveAlertsAccount,
+  liveAccountOf,
   livePlatformTelemetryId,
   liveTopicDevice,
 } from './acl.js';
@@ -55,10 +57,17 @@ function unavailable(): AuthenticateError {
   return Object.assign(new Error('server unavailable'), { returnCode: SERVER_UNAVAILABLE }) as AuthenticateError;
 }
 
+/** The Aedes hooks, and what acts on the connections they identified. */
+export type TBrokerHooks = Required<Pick<AedesOptions, 'authenticate' | 'authorizePublish' | 'authorizeSubscribe'>> & {
+  /**
+   * Closes every browser connection of `accountId` among `clients` that holds a `live/devices/{id}` subscription of a
+   * device the account may no longer see (checked again now). Answers how many it closed.
+   */
+  dropRevokedLive(clients: Iterable<Client>, accountId: number): Promise<number>;
+};
+
 /** Builds authenticate / authorizePublish / authorizeSubscribe for Aedes. */
-export function createBrokerHooks(
-  deps: THookDeps,
-): Required<Pick<AedesOptions, 'authenticate' | 'authorizePublish' | 'authorizeSubscribe'>> {
+export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
   const identities = new WeakMap<Client, TConnIdentity>();
   const unavailableLog = new ThrottledLog(deps.log);
 
@@ -80,6 +89,24 @@ export function createBrokerHooks(
   }
 
   return {
+    async dropRevokedLive(clients, accountId) {
+      let closed = 0;
+      for (const client of clients) {
+        const identity = identities.get(client);
+        if (identity?.kind !== 'browser' || identity.principal.accountId !== accountId) continue;
+        const watched = Object.keys((client as unknown as { subscriptions: Record<string, unknown> }).subscriptions ?? {})
+          .map(liveTopicDevice)
+          .filter((id): id is string => id !== null);
+        const stillVisible = await Promise.all(
+          watched.map((id) => findVisibleDevice(deps.db, identity.principal, id, 'view_telemetry').then((d) => d !== null)),
+        );
+        if (stillVisible.every(Boolean)) continue;
+        client.close();
+        closed += 1;
+      }
+      return closed;
+    },
+
     authenticate(client, username, password, done) {
       identify(username, password).then(
         (identity) => {
@@ -120,8 +147,8 @@ export function createBrokerHooks(
       if (identity?.kind === 'device') {
         return done(null, canDeviceSubscribe(identity.device.tangramId, sub.topic) ? sub : null);
       }
-      const alertsOf = liveAlertsAccount(sub.topic);
-      if (alertsOf !== null) return done(null, identity && alertsOf === identity.principal.accountId ? sub : null);
+      const accountOf = liveAccountOf(sub.topic);
+      if (accountOf !== null) return done(null, identity?.kind === 'browser' && accountOf === identity.principal.accountId ? sub : null);
       const platformId = livePlatformTelemetryId(sub.topic);
       if (platformId !== null) {
         if (!identity) return done(null, null);

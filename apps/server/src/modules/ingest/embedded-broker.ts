@@ -5,7 +5,7 @@
 import { createServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
-import { Aedes, type AedesOptions, type AedesPublishPacket, type PublishPacket } from 'aedes';
+import { Aedes, type AedesOptions, type AedesPublishPacket, type Client, type PublishPacket } from 'aedes';
 import { MQTT_CONNECT_TIMEOUT_MS, MQTT_MAX_PACKET_BYTES } from '@tessera/contracts';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import type { BrokerGuard } from './broker-guard.js';
@@ -27,6 +27,8 @@ export interface TEmbeddedBroker {
   subscribe(topic: string, onMessage: (payload: Buffer) => void): Promise<() => Promise<void>>;
   /** True when a connected client holds a subscription under `devices/{tangramId}/commands/` (the ACL lets only that device). */
   isDeviceListening(tangramId: string): boolean;
+  /** The connected clients (Aedes keeps them but does not type the map). */
+  connectedClients(): Client[];
   /** Refuses new connections; connected clients stay. */
   stopAccepting(): void;
   /** Closes every client and the broker. */
@@ -103,6 +105,10 @@ export async function createEmbeddedBroker(hooks: AedesOptions, guard: BrokerGua
       // Aedes keeps the live clients and their granted filters (restored sessions included) but does not type them.
       const { clients } = aedes as unknown as TAedesClientsView;
       return Object.values(clients).some((c) => c.connected && Object.keys(c.subscriptions).some((f) => f.startsWith(prefix)));
+    },
+    connectedClients() {
+      const { clients } = aedes as unknown as { clients: Record<string, Client & { connected: boolean }> };
+      return Object.values(clients).filter((c) => c.connected);
     },
     stopAccepting() {
       accepting = false;

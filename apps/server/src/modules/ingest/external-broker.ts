@@ -3,8 +3,9 @@
  * Ingest connections share `$share/tessera/devices/+/telemetry|status` with QoS 1, keep a session (clean false,
  * session expiry) under a stable client id per replica, and acknowledge a message only after its batch commits
  * (MQTT.js `customHandleAcks`). A control connection publishes the server's messages and relays
- * `live/devices/+`, `live/accounts/+/alerts` and `live/platform-telemetry/+` to this replica's browser WebSocket.
+ * `live/devices/+`, `live/accounts/+/alerts`, `live/accounts/+/access` and `live/platform-telemetry/+` to this replica's browser WebSocket.
  */
+import { LIVE_ACCESS_FILTER } from '@tessera/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import { classifyDeviceTopic } from './acl.js';
@@ -75,7 +76,7 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
     if (handler) handler(payload);
     else deps.onLive(topic, payload);
   });
-  await control.subscribeAsync(['live/devices/+', 'live/accounts/+/alerts', 'live/platform-telemetry/+'], { qos: 0 });
+  await control.subscribeAsync(['live/devices/+', 'live/accounts/+/alerts', LIVE_ACCESS_FILTER, 'live/platform-telemetry/+'], { qos: 0 });
 
   const ingesters: MqttClient[] = [];
   for (let i = 0; i < INGEST_CONNECTIONS; i += 1) {

@@ -8,11 +8,19 @@ import type { Server } from 'node:http';
 import type { TAppContext, TMessageBus } from '../../core/context.js';
 import { createBrokerHooks } from './auth.js';
 import { DeviceDirectory } from './directory.js';
-import { MQTT_MAX_PACKET_BYTES, MQTT_MAX_PACKET_BYTES_BEFORE_LOGIN } from '@tessera/contracts';
+import { MQTT_MAX_PACKET_BYTES, MQTT_MAX_PACKET_BYTES_BEFORE_LOGIN, LIVE_ACCESS_FILTER, ZLiveAccessMessage } from '@tessera/contracts';
 import { BrokerGuard, type TBrokerRefusal } from './broker-guard.js';
 import { createEmbeddedBroker } from './embedded-broker.js';
 import { connectExternalBroker, type TExternalBroker } from './external-broker.js';
 import { IngestPipeline, type TCommittedRows, type TIngestCounters } from './pipeline.js';
+
+function safeJson(payload: Buffer): unknown {
+  try {
+    return JSON.parse(payload.toString('utf8'));
+  } catch {
+    return null;
+  }
+}
 
 /** How long close() waits after the drain for the last acknowledgements to be written, in milliseconds. */
 const PUBACK_GRACE_MS = 100;
@@ -88,10 +96,18 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     },
     log,
   );
-  const broker = await createEmbeddedBroker(
-    createBrokerHooks({ db, tokens, directory, pipeline: isExternal ? null : pipeline, log }),
-    guard,
-  );
+  const hooks = createBrokerHooks({ db, tokens, directory, pipeline: isExternal ? null : pipeline, log });
+  const broker = await createEmbeddedBroker(hooks, guard);
+  // An account's access shrank (an authorisation revoked, on this replica or another: in external mode the message
+  // comes back through the broker's live relay): close its browser connections that watch a device it lost.
+  await broker.subscribe(LIVE_ACCESS_FILTER, (payload) => {
+    const parsed = ZLiveAccessMessage.safeParse(safeJson(payload));
+    if (!parsed.success) return;
+    hooks.dropRevokedLive(broker.connectedClients(), parsed.data.account_id).then(
+      (closed) => closed > 0 && log.info({ accountId: parsed.data.account_id, closed }, 'live connections closed after access was revoked'),
+      (err: unknown) => log.warn({ err }, 'live connections not checked after an access change'),
+    );
+  });
   let boundPort: number | null = null;
   let commitListener: TCommitListener | null = null;
 

@@ -1,18 +1,21 @@
 /**
- * /login (spec §2): vendor and user login on two tabs (separate logins, §6). `?msg=token_out|role_deny` shows
- * why the visitor is here; an already logged-in visitor goes to `redirectFrom` or the default page. A 200 with
- * `set_pwd_flag` goes to /setpwd/init first (§4).
+ * /login (spec §2): vendor and user login on two tabs (separate logins, §6), and a third tab to log in by QR code
+ * (§4, QrLogin.tsx). `?msg=token_out|role_deny` shows why the visitor is here; an already logged-in visitor goes to
+ * `redirectFrom` or the default page — unless it opened a QR code's link (`?session_id=`): then it confirms that
+ * login (after logging in here first, if it was not). A 200 with `set_pwd_flag` goes to /setpwd/init first (§4).
  */
 import { defaultPage, type TLoginRole, ZLoginRequest } from '@tessera/contracts';
 import { Alert, Button, Form, Input, Tabs } from 'antd';
-import { useState } from 'react';
+import { ZQrSessionId } from '@tessera/contracts';
+import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
-import { getSession } from '../../lib/session';
+import { getSession, subscribeSession } from '../../lib/session';
 import { zodRule } from '../../lib/zodRules';
 import { useLogin } from './api';
 import { AuthCard } from './AuthCard';
 import { authErrorKey } from './errorMessages';
+import { QrConfirm, QrLoginPanel } from './QrLogin';
 
 /** Only same-site paths are followed after login. */
 function safeRedirect(value: string | null): string | null {
@@ -24,17 +27,29 @@ export default function LoginPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const [role, setRole] = useState<TLoginRole>(params.get('role') === 'user' ? 'user' : 'vendor');
+  const [role, setRole] = useState<TLoginRole | 'qr'>(params.get('role') === 'user' ? 'user' : 'vendor');
   const [wasLoggedIn] = useState(() => Boolean(getSession().token));
   const login = useLogin();
   const msg = params.get('msg');
   const target = () => safeRedirect(params.get('redirectFrom')) ?? defaultPage(getSession()) ?? '/';
+  const sessionId = ZQrSessionId.safeParse(params.get('session_id')).data ?? null;
+  const loggedIn = useSyncExternalStore(subscribeSession, () => Boolean(getSession().token));
 
+  if (sessionId && loggedIn) {
+    return (
+      <AuthCard title={t('auth.qr.confirmTitle')}>
+        <QrConfirm sessionId={sessionId} onDone={() => navigate(defaultPage(getSession()) ?? '/', { replace: true })} />
+      </AuthCard>
+    );
+  }
   if (wasLoggedIn && msg !== 'role_deny') return <Navigate to={target()} replace />;
 
+  const entered = (res: { set_pwd_flag?: boolean }) => navigate(res.set_pwd_flag ? '/setpwd/init' : target(), { replace: true });
+  const loginRole: TLoginRole = role === 'user' ? 'user' : 'vendor';
+  // With a QR code's link, logging in here leads to the confirmation above (the session now has a token).
   const submit = (values: { email: string; password: string }) =>
-    login.mutate({ ...values, role }, { onSuccess: (res) => navigate(res.set_pwd_flag ? '/setpwd/init' : target(), { replace: true }) });
-  const rule = (field: string) => zodRule(ZLoginRequest, field, t, (v) => ({ ...v, role }));
+    login.mutate({ ...values, role: loginRole }, { onSuccess: (res) => (sessionId ? undefined : entered(res)) });
+  const rule = (field: string) => zodRule(ZLoginRequest, field, t, (v) => ({ ...v, role: loginRole }));
 
   return (
     <AuthCard title={t('auth.login')}>
@@ -43,26 +58,31 @@ export default function LoginPage() {
       )}
       <Tabs
         activeKey={role}
-        onChange={(k) => setRole(k === 'user' ? 'user' : 'vendor')}
+        onChange={(k) => setRole(k === 'user' || k === 'qr' ? k : 'vendor')}
         items={[
           { key: 'vendor', label: <span data-testid="login-tab-vendor">{t('auth.vendorLogin')}</span> },
           { key: 'user', label: <span data-testid="login-tab-user">{t('auth.userLogin')}</span> },
+          ...(sessionId ? [] : [{ key: 'qr', label: <span data-testid="login-tab-qr">{t('auth.qr.tab')}</span> }]),
         ]}
       />
-      <Form layout="vertical" onFinish={submit} requiredMark={false}>
-        <Form.Item name="email" label={t('common.email')} rules={[rule('email')]}>
-          <Input data-testid="login-email" autoComplete="username" />
-        </Form.Item>
-        <Form.Item name="password" label={t('common.password')} rules={[rule('password')]}>
-          <Input.Password data-testid="login-password" autoComplete="current-password" />
-        </Form.Item>
-        {login.isError && (
-          <Alert type="error" showIcon title={t(authErrorKey(login.error))} style={{ marginBottom: 16 }} data-testid="login-error" />
-        )}
-        <Button type="primary" htmlType="submit" block loading={login.isPending} data-testid="login-submit">
-          {t('auth.login')}
-        </Button>
-      </Form>
+      {role === 'qr' ? (
+        <QrLoginPanel onTokens={entered} />
+      ) : (
+        <Form layout="vertical" onFinish={submit} requiredMark={false}>
+          <Form.Item name="email" label={t('common.email')} rules={[rule('email')]}>
+            <Input data-testid="login-email" autoComplete="username" />
+          </Form.Item>
+          <Form.Item name="password" label={t('common.password')} rules={[rule('password')]}>
+            <Input.Password data-testid="login-password" autoComplete="current-password" />
+          </Form.Item>
+          {login.isError && (
+            <Alert type="error" showIcon title={t(authErrorKey(login.error))} style={{ marginBottom: 16 }} data-testid="login-error" />
+          )}
+          <Button type="primary" htmlType="submit" block loading={login.isPending} data-testid="login-submit">
+            {t('auth.login')}
+          </Button>
+        </Form>
+      )}
       <div style={{ marginTop: 16, textAlign: 'right' }}>
         <Link to="/forgot" data-testid="login-forgot">
           {t('auth.forgot')}

@@ -45,3 +45,8 @@ export function useChangePassword() {
       http.put<void>(paths.pwd, { ...body, refresh_token: getSession().refreshToken ?? undefined }, { quiet: true }),
   });
 }
+
+/** Query keys of the auth screens. */
+export const authKeys = {
+  qrSession: (sessionId: string) => ['auth', 'qr-session', sessionId] as const,
+};

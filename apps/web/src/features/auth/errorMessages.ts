@@ -12,6 +12,8 @@ const KEYS: Record<string, string> = {
   [ErrorCode.PasswordReused]: 'auth.errors.passwordReused',
   [ErrorCode.RateLimited]: 'auth.errors.rateLimited',
   [ErrorCode.Validation]: 'auth.errors.invalid',
+  [ErrorCode.QrExpired]: 'auth.errors.qrExpired',
+  [ErrorCode.Conflict]: 'auth.errors.qrUsed',
   OFFLINE: 'auth.errors.offline',
   TIMEOUT: 'auth.errors.offline',
 };

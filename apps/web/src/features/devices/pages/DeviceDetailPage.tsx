@@ -1,7 +1,7 @@
 /**
  * Device detail layout (spec §2 `device/detail/{id}`): header (name, nickname, Tangram ID, online) and the tabs
  * built so far — telemetry-status, history-chart, realtime-chart, app-rules, remote-control, and custom-page when the
- * device's project has a page; only those the caller's permissions open (model/permissions.ts) — plus the push switch and (vendors) the edit button. It holds the live subscription
+ * device's project has a page; only those the caller's permissions open (model/permissions.ts) — plus the push switch and (vendors) the edit and authorisation QR code buttons. It holds the live subscription
  * so the twin stays current whichever tab is open.
  */
 import { Alert, Space, Spin, Tabs, Tag, Typography } from 'antd';
@@ -16,6 +16,7 @@ import type { TDeviceOutlet } from '../context';
 import { allowedTabs, DEVICE_TABS } from '../model/permissions';
 import { useLiveTwin } from '../useLiveTwin';
 import { useHasCustomPage } from '../../custom-pages/api';
+import { ClaimQrButton } from '../../authorisation/components/ClaimQrButton';
 
 /** The device detail page with its tabs. */
 export default function DeviceDetailPage() {
@@ -52,6 +53,7 @@ export default function DeviceDetailPage() {
         <OnlineBadge online={device.online} testId="device-online" />
         {device.permissions.includes('receive_alerts') && <PushSwitch tangramId={device.tangram_id} />}
         {getSession().level !== 'user' && <DeviceEditButton device={device} />}
+        {getSession().level !== 'user' && <ClaimQrButton tangramId={device.tangram_id} name={device.name} />}
       </Space>
       <Tabs
         data-testid="device-tabs"

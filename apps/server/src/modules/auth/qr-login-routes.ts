@@ -1,0 +1,114 @@
+/**
+ * QR login routes under `/authorization/v1` (spec §7 `GET login/session?platform=aiot` as an event stream,
+ * `POST login/qrcode {session_id}`; docs/decisions/auth.md "QR login"). The stream is Server-Sent Events (the
+ * WHATWG HTML "server-sent events" format: `event:` and `data:` lines): `session` at once, then `tokens` or `expired`,
+ * then it ends; a comment line every 15 s keeps proxies from closing it. `GET login/qrcode` (beyond the spec) lets the
+ * confirming device show where the code was opened before it confirms.
+ */
+import type { ServerResponse } from 'node:http';
+import { z } from 'zod';
+import { QR_LOGIN_TTL_S, qrLoginPath, ZQrConfirmRequest, ZQrSessionId, ZQrSessionInfo, ZQrSessionQuery } from '@tessera/contracts';
+import type { TApp } from '../../core/app-type.js';
+import type { TAppContext } from '../../core/context.js';
+import { principalOf, requireAuth } from '../../core/principal.js';
+import { claimQrSession, confirmQrSession, openQrSession, qrSessionInfo } from './qr-login.js';
+import { RATE_LIMITS } from './rate-limits.js';
+
+const tags = ['auth'];
+/** The waiting stream looks for a confirmation this often, in milliseconds (any replica may hold the confirmation). */
+const QR_POLL_MS = 500;
+/** A comment line this often keeps idle proxies from closing the stream, in milliseconds. */
+const HEARTBEAT_MS = 15_000;
+
+function sendEvent(raw: ServerResponse, event: string, data: unknown): void {
+  raw.write(`event: ${event}\ndata: ${JSON.stringify(data)}\n\n`);
+}
+
+/** Registers the QR login routes (prefix `/authorization/v1`). */
+export async function qrLoginRoutes(app: TApp, ctx: TAppContext): Promise<void> {
+  const { db, tokens, log } = ctx;
+  const open = new Set<ServerResponse>();
+  app.addHook('onClose', async () => {
+    for (const raw of open) raw.end();
+  });
+
+  app.get(
+    '/login/session',
+    {
+      config: { rateLimit: RATE_LIMITS.loginPerIp },
+      schema: {
+        tags,
+        security: [],
+        querystring: ZQrSessionQuery,
+        response: {
+          200: {
+            description: 'the event stream',
+            content: {
+              'text/event-stream': {
+                schema: z
+                  .string()
+                  .describe(
+                    `Server-Sent Events: session {session_id, expires_at, path}, then tokens {token, refresh_token} or expired {code: UAE0009}; a session lasts ${QR_LOGIN_TTL_S} s.`,
+                  ),
+              },
+            },
+          },
+        },
+      },
+    },
+    async (req, reply) => {
+      const session = await openQrSession(db, req.ip, req.headers['user-agent'] ?? '', Date.now());
+      reply.hijack();
+      const raw = reply.raw;
+      raw.writeHead(200, {
+        'content-type': 'text/event-stream; charset=utf-8',
+        'cache-control': 'no-cache, no-store',
+        connection: 'keep-alive',
+        'x-accel-buffering': 'no',
+      });
+      open.add(raw);
+      sendEvent(raw, 'session', { session_id: session.id, expires_at: session.expiresAt, path: qrLoginPath(session.id) });
+      let closed = false;
+      const finish = () => {
+        closed = true;
+        open.delete(raw);
+        clearInterval(poll);
+        clearInterval(heartbeat);
+        if (!raw.writableEnded) raw.end();
+      };
+      raw.on('close', finish);
+      const heartbeat = setInterval(() => raw.write(': waiting\n\n'), HEARTBEAT_MS);
+      let busy = false;
+      const poll = setInterval(() => {
+        if (busy || closed) return;
+        busy = true;
+        claimQrSession(db, tokens, session.id, Date.now())
+          .then((outcome) => {
+            if (closed || outcome === null) return;
+            if (outcome === 'expired') sendEvent(raw, 'expired', { code: 'UAE0009', message: 'the QR code has expired' });
+            else sendEvent(raw, 'tokens', outcome);
+            finish();
+          })
+          // A database blip: keep waiting; the session's expiry still ends the stream.
+          .catch((err: unknown) => log.warn({ err }, 'QR login session not checked'))
+          .finally(() => {
+            busy = false;
+          });
+      }, QR_POLL_MS);
+    },
+  );
+
+  app.get(
+    '/login/qrcode',
+    { preHandler: requireAuth, schema: { tags, querystring: z.object({ session_id: ZQrSessionId }), response: { 200: ZQrSessionInfo } } },
+    (req) => qrSessionInfo(db, req.query.session_id, Date.now()),
+  );
+  app.post(
+    '/login/qrcode',
+    { preHandler: requireAuth, schema: { tags, body: ZQrConfirmRequest, response: { 204: z.null().describe('no content') } } },
+    async (req, reply) => {
+      await confirmQrSession(db, principalOf(req), req.body.session_id, Date.now());
+      return reply.status(204).send(null);
+    },
+  );
+}
