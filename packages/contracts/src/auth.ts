@@ -173,6 +173,7 @@ export type TAccountSummary = z.infer<typeof ZAccountSummary>;
 
 /** GET admin/account: a page of accounts (`q` searches email and name). */
 export const ZAccountList = zPage(ZAccountSummary);
+export type TAccountList = z.infer<typeof ZAccountList>;
 
 /** POST admin/account/switch: the admin acts as `account_id` (answers that account's token pair). */
 export const ZAccountSwitchRequest = z.object({ account_id: ZId });

@@ -1,7 +1,8 @@
 /**
  * The logged-in layout: side menu of the sections this session may open (visibleMenu from contracts, labels
- * `menu.<key>`), header with the language switch, the user's email, profile and logout. When what the account may
- * see changes (an authorisation allowed or revoked, `live/accounts/{id}/access`), every cached read is refetched.
+ * `menu.<key>`), header with the language switch, the user's email, (admins) the accounts page, profile and logout.
+ * While an admin acts as another account, a banner says so with the way back. When an authorisation request of the
+ * account is answered or revoked (`live/accounts/{id}/access`), every cached read is refetched.
  */
 import {
   ApartmentOutlined,
@@ -16,16 +17,18 @@ import {
   MessageOutlined,
   ProjectOutlined,
   SafetyCertificateOutlined,
+  TeamOutlined,
   UserOutlined,
 } from '@ant-design/icons';
 import { defaultPage, findPage, hasFeature, visibleMenu } from '@tessera/contracts';
-import { Layout, Menu, Space, Spin, Typography } from 'antd';
+import { Alert, Button, Layout, Menu, Space, Spin, Typography } from 'antd';
 import { type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { LanguageSwitch } from '../components/LanguageSwitch';
 import { useLiveAccess } from '../lib/live';
 import { queryClient } from '../lib/query';
+import { adminReturn, returnToAdmin } from '../lib/session';
 import { useSession } from '../lib/useSession';
 
 const ICONS: Record<string, ReactNode> = {
@@ -49,6 +52,12 @@ export default function AppLayout() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   useLiveAccess(() => void queryClient.invalidateQueries());
+  const back = session.token ? adminReturn() : null;
+  const endActing = () => {
+    returnToAdmin();
+    queryClient.clear();
+    navigate('/admin/accounts', { replace: true });
+  };
   const sections = visibleMenu(session);
   const selected =
     findPage(pathname)?.section.key ?? sections.find((s) => pathname === `/${s.key}` || pathname.startsWith(`/${s.key}/`))?.key;
@@ -76,6 +85,11 @@ export default function AppLayout() {
           <Space size="large">
             <LanguageSwitch />
             <Typography.Text data-testid="header-email">{session.email}</Typography.Text>
+            {session.level === 'admin' && (
+              <Link to="/admin/accounts" data-testid="header-accounts">
+                <TeamOutlined /> {t('admin.accounts')}
+              </Link>
+            )}
             <Link to="/profile" data-testid="header-profile">
               <UserOutlined /> {t('common.profile')}
             </Link>
@@ -84,6 +98,19 @@ export default function AppLayout() {
             </Link>
           </Space>
         </Layout.Header>
+        {back && (
+          <Alert
+            type="warning"
+            banner
+            data-testid="acting-as"
+            title={t('admin.actingAs', { email: session.email })}
+            action={
+              <Button size="small" onClick={endActing} data-testid="acting-as-back">
+                {t('admin.back', { email: back.email })}
+              </Button>
+            }
+          />
+        )}
         <Layout.Content style={{ margin: 24 }}>
           <Suspense fallback={<Spin />}>
             <Outlet />

@@ -5,6 +5,7 @@
  * chunk through `lib/lazyPage`; `router.tsx` puts this table under the guard.
  */
 import { Navigate, type RouteObject } from 'react-router';
+import { adminRoutes } from '../features/admin/routes';
 import { alertRoutes } from '../features/alerts/routes';
 import { analyticsRoutes } from '../features/analytics/routes';
 import { authorisationRoutes } from '../features/authorisation/routes';
@@ -29,6 +30,7 @@ export const consoleRoutes: RouteObject[] = [
     children: [
       { index: true, element: <DefaultRedirect /> },
       ...profileRoutes,
+      ...adminRoutes,
       ...dashboardRoutes,
       ...productRoutes,
       ...projectRoutes,

@@ -1,7 +1,17 @@
 /** Local login storage (spec §3) and token decoding. */
 import { SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { clearSession, getLanguage, getSession, saveLanguage, saveTokens, subscribeSession } from './session';
+import {
+  actAs,
+  adminReturn,
+  clearSession,
+  getLanguage,
+  getSession,
+  returnToAdmin,
+  saveLanguage,
+  saveTokens,
+  subscribeSession,
+} from './session';
 
 const token = (claims: Record<string, unknown>) =>
   new SignJWT(claims)
@@ -35,5 +45,24 @@ describe('session', () => {
     saveTokens('not-a-jwt', 'r');
     expect(getSession()).toMatchObject({ token: 'not-a-jwt', level: undefined, fea: [] });
     clearSession();
+  });
+
+  it('acting as another account keeps the admin session for the way back; logout forgets both', async () => {
+    const adminToken = await token({ tid: 1, email: 'admin@example.com', level: 'admin', fea: ['*'] });
+    saveTokens(adminToken, 'admin-refresh');
+    actAs({ token: await token({ tid: 9, email: 'v@example.com', level: 'vendor', fea: ['2'] }), refresh_token: 'v-refresh' });
+    expect(getSession()).toMatchObject({ email: 'v@example.com', level: 'vendor', refreshToken: 'v-refresh' });
+    expect(adminReturn()).toEqual({ token: adminToken, refresh_token: 'admin-refresh', email: 'admin@example.com' });
+    // A second switch while acting keeps the admin's own session, not the account acted as.
+    actAs({ token: await token({ tid: 9, email: 'u@example.com', level: 'user', fea: ['4'] }), refresh_token: 'u-refresh' });
+    expect(adminReturn()?.email).toBe('admin@example.com');
+    returnToAdmin();
+    expect(getSession()).toMatchObject({ email: 'admin@example.com', level: 'admin', refreshToken: 'admin-refresh' });
+    expect(adminReturn()).toBeNull();
+
+    actAs({ token: await token({ tid: 9, email: 'v@example.com', level: 'vendor', fea: ['2'] }), refresh_token: 'v-refresh' });
+    clearSession();
+    expect(adminReturn()).toBeNull();
+    expect(getSession().token).toBeNull();
   });
 });

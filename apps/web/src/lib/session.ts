@@ -5,6 +5,7 @@
  */
 import { ACCOUNT_LEVELS, LANGUAGES, type TAccountLevel, type TGuardSession, type TLanguage } from '@tessera/contracts';
 import { decodeJwt } from 'jose';
+import { z } from 'zod';
 
 /** The storage keys of §3, exactly. */
 export const SESSION_KEYS = ['idtoken', 'refresh_token', 'email', 'accountid', 'level', 'language'] as const;
@@ -97,10 +98,53 @@ export function saveTokens(token: string, refreshToken: string): void {
   notify();
 }
 
-/** §4 logout: clears the login keys. The language stays: it is the browser's choice, not the account's secret. */
+/** §4 logout: clears the login keys (and an admin's way back). The language stays: it is the browser's choice. */
 export function clearSession(): void {
   for (const k of SESSION_KEYS) if (k !== 'language') store.remove(k);
+  removeAdminReturn();
   notify();
+}
+
+/**
+ * The admin's own tokens while it acts as another account (spec §6 "An admin can list accounts and switch account
+ * token"): kept beside the §3 keys under {@link ADMIN_RETURN_KEY}, so "back" restores the admin's session.
+ */
+export const ADMIN_RETURN_KEY = 'admin_return';
+const ZAdminReturn = z.object({ token: z.string(), refresh_token: z.string(), email: z.string() });
+
+/** Switches to `pair` (another account's tokens), remembering the current session to return to. */
+export function actAs(pair: { token: string; refresh_token: string }): void {
+  const current = getSession();
+  if (current.token && current.refreshToken && !adminReturn()) {
+    const saved = JSON.stringify({ token: current.token, refresh_token: current.refreshToken, email: current.email ?? '' });
+    if (globalThis.localStorage) localStorage.setItem(ADMIN_RETURN_KEY, saved);
+    else memory.set(ADMIN_RETURN_KEY, saved);
+  }
+  saveTokens(pair.token, pair.refresh_token);
+}
+
+/** The admin session to return to, while acting as another account; null otherwise. */
+export function adminReturn(): { token: string; refresh_token: string; email: string } | null {
+  const raw = globalThis.localStorage ? localStorage.getItem(ADMIN_RETURN_KEY) : (memory.get(ADMIN_RETURN_KEY) ?? null);
+  if (!raw) return null;
+  try {
+    return ZAdminReturn.safeParse(JSON.parse(raw)).data ?? null;
+  } catch {
+    return null;
+  }
+}
+
+function removeAdminReturn(): void {
+  if (globalThis.localStorage) localStorage.removeItem(ADMIN_RETURN_KEY);
+  else memory.delete(ADMIN_RETURN_KEY);
+}
+
+/** Ends acting as another account: the admin's own tokens are the session again. */
+export function returnToAdmin(): void {
+  const back = adminReturn();
+  removeAdminReturn();
+  if (back) saveTokens(back.token, back.refresh_token);
+  else notify();
 }
 
 /** The stored language, or the default. */

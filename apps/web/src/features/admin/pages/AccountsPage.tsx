@@ -1,0 +1,98 @@
+/**
+ * /admin/accounts (spec §6 "An admin can list accounts and switch account token", §7 `GET admin/account`,
+ * `POST admin/account/switch`; docs/decisions/console.md "Admin account switch"): every account of every tenant —
+ * email, name, tenant, level, locked — searched and paged; "act as" switches to the account after a confirmation,
+ * keeping the admin's session for the way back (the layout's banner). Only admins; others go to `/`.
+ */
+import { SwapOutlined } from '@ant-design/icons';
+import type { TAccountSummary } from '@tessera/contracts';
+import { App, Button, Card, Empty, Input, Table, Tag } from 'antd';
+import { useTranslation } from 'react-i18next';
+import { Navigate, useNavigate } from 'react-router';
+import { rowTestId } from '../../../components/rowTestId';
+import { useListQuery } from '../../../components/usePagedQuery';
+import { queryClient } from '../../../lib/query';
+import { actAs, getSession } from '../../../lib/session';
+import { useSession } from '../../../lib/useSession';
+import { formatLocalTime } from '../../devices/model/format';
+import { useAccounts, useSwitchAccount } from '../api';
+
+/** The page. */
+export default function AccountsPage() {
+  const { t } = useTranslation();
+  const { message, modal } = App.useApp();
+  const navigate = useNavigate();
+  const session = useSession();
+  const { query, search, paginate } = useListQuery();
+  const accounts = useAccounts(query);
+  const switcher = useSwitchAccount();
+  if (session.level !== 'admin') return <Navigate to="/" replace />;
+
+  const actAsAccount = (a: TAccountSummary) =>
+    modal.confirm({
+      title: t('admin.switchTitle', { email: a.email }),
+      content: t('admin.switchContent'),
+      okText: t('admin.switch'),
+      okButtonProps: { 'data-testid': 'admin-switch-confirm' },
+      onOk: () =>
+        switcher.mutateAsync(a.id).then(
+          (pair) => {
+            actAs(pair);
+            queryClient.clear();
+            navigate('/', { replace: true });
+            void message.success(t('admin.switched', { email: getSession().email }));
+          },
+          (e: Error) => void message.error(e.message),
+        ),
+    });
+
+  return (
+    <Card title={t('admin.accountsTitle')} data-testid="admin-accounts">
+      <Input.Search
+        allowClear
+        placeholder={t('admin.search')}
+        onSearch={search}
+        style={{ maxWidth: 360, marginBottom: 16 }}
+        data-testid="admin-search"
+      />
+      <Table<TAccountSummary>
+        rowKey="id"
+        size="middle"
+        loading={accounts.isFetching && !accounts.data}
+        dataSource={accounts.data?.data ?? []}
+        onRow={rowTestId('admin-account')}
+        locale={{ emptyText: <Empty description={query.q ? t('admin.noMatch') : t('admin.empty')} /> }}
+        pagination={{
+          current: query.page,
+          pageSize: query.limit,
+          total: accounts.data?.total_items ?? 0,
+          showTotal: (total) => t('common.total', { total }),
+          onChange: paginate,
+        }}
+        columns={[
+          { title: t('common.email'), dataIndex: 'email' },
+          { title: t('admin.name'), dataIndex: 'name', render: (n: string) => n || '—' },
+          { title: t('admin.tenant'), dataIndex: 'tenant_name' },
+          { title: t('admin.level'), dataIndex: 'level', render: (l: string) => <Tag>{t(`admin.levels.${l}`)}</Tag> },
+          {
+            title: t('admin.state'),
+            dataIndex: 'locked',
+            render: (locked: boolean) =>
+              locked ? <Tag color="error">{t('admin.locked')}</Tag> : <Tag color="success">{t('admin.active')}</Tag>,
+          },
+          { title: t('admin.created'), dataIndex: 'created_at', render: (ms: number) => formatLocalTime(ms) },
+          {
+            title: t('common.actions'),
+            key: 'actions',
+            render: (_, a) =>
+              a.email !== session.email && (
+                <Button size="small" icon={<SwapOutlined />} onClick={() => actAsAccount(a)} data-testid={`admin-switch-${a.id}`}>
+                  {t('admin.switch')}
+                </Button>
+              ),
+          },
+        ]}
+      />
+    </Card>
+  );
+}
