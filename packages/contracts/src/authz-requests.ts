@@ -50,6 +50,10 @@ export type TAuthzDecision = (typeof AUTHZ_DECISIONS)[number];
 
 /** A request's message and an answer's note: at most this many characters. */
 export const AUTHZ_TEXT_MAX = 200;
+/** A device named in a request (Tangram ID or serial number): at most this many characters. */
+export const AUTHZ_DEVICE_TEXT_MAX = 64;
+/** A proof (QR claim code, BLE code): at most this many characters. */
+export const AUTHZ_PROOF_MAX = 128;
 /** At most this many pending requests per user account (asking again for the same target answers 409). */
 export const AUTHZ_PENDING_MAX = 20;
 /** A BLE proof code is valid for this many seconds (one step either side is accepted for clock drift). */
@@ -64,8 +68,8 @@ export const BLE_PROOF_DIGITS = 6;
  */
 export const ZAuthzRequestInput = z.object({
   target: z.enum(AUTHZ_TARGETS).default('device'),
-  device: z.string().trim().min(1).max(64),
-  proof: z.string().trim().max(128).optional(),
+  device: z.string().trim().min(1).max(AUTHZ_DEVICE_TEXT_MAX),
+  proof: z.string().trim().max(AUTHZ_PROOF_MAX).optional(),
   message: z.string().trim().max(AUTHZ_TEXT_MAX).default(''),
 });
 export type TAuthzRequestInput = z.input<typeof ZAuthzRequestInput>;

@@ -8,11 +8,13 @@
  */
 import {
   AUTHZ_PENDING_MAX,
+  claimPath,
   ErrorCode,
   formatTangramPart,
   TANGRAM_PART_WIDTHS,
   type TAuthzDecisionInput,
   type TAuthzHolder,
+  type TAuthzQrCode,
   type TAuthzRequest,
   type TAuthzRequestInput,
   type TAuthzRequestQuery,
@@ -30,7 +32,7 @@ import { pageOf } from '../../db/paging.js';
 import { isUniqueViolation } from '../../db/sql-helpers.js';
 import { accounts, authzRequests, deviceAuthz, devices, projectAuthz, projects } from '../../db/schema.js';
 import { directlyAuthorisedIds, visibleDevicesCondition } from '../devices/access.js';
-import { checkProof } from './proofs.js';
+import { checkProof, qrClaimCode } from './proofs.js';
 
 const decider = alias(accounts, 'decider');
 const SERIAL_TEXT = new RegExp(`^[0-9A-Fa-f]{1,${TANGRAM_PART_WIDTHS.serial_number}}$`);
@@ -304,4 +306,19 @@ export async function grantedTangramIds(db: Db, principal: TPrincipal): Promise<
     .where(and(eq(devices.tenantId, principal.tenantId), sql`${devices.id} in (${directlyAuthorisedIds(principal.accountId)})`))
     .orderBy(devices.tangramId);
   return rows.map((r) => r.tangramId);
+}
+
+/**
+ * GET qrcode/{tangramId}: the claim code printed on a device of `principal`'s tenant and the console path its QR code
+ * carries. @throws AppError 404 for a device of another tenant or none.
+ */
+export async function qrClaimOf(db: Db, principal: TPrincipal, rawTangramId: string): Promise<TAuthzQrCode> {
+  const tangramId = rawTangramId.toUpperCase();
+  const [device] = await db
+    .select({ id: devices.id })
+    .from(devices)
+    .where(and(eq(devices.tangramId, tangramId), eq(devices.tenantId, principal.tenantId)));
+  if (!device) throw notFound('device');
+  const proof = await qrClaimCode(db, tangramId);
+  return { tangram_id: tangramId, proof, path: claimPath(tangramId, proof) };
 }

@@ -20,14 +20,10 @@ import {
   claimPath,
   topics,
 } from '@tessera/contracts';
-import { and, eq } from 'drizzle-orm';
 import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
-import { notFound } from '../../core/errors.js';
 import { principalOf, requireSection, requireVendor } from '../../core/principal.js';
-import { devices } from '../../db/schema.js';
-import { qrClaimCode } from './proofs.js';
-import { createRequest, decideRequest, grantedTangramIds, listHolders, listRequests } from './requests.js';
+import { createRequest, decideRequest, grantedTangramIds, listHolders, listRequests, qrClaimOf } from './requests.js';
 
 const tags = ['authorisation'];
 const granted = { preHandler: requireSection('authorisation') };
@@ -62,14 +58,7 @@ export async function authzRequestRoutes(app: TApp, ctx: TAppContext): Promise<v
   app.get('/device-ids', { ...granted, schema: { tags, response: { 200: ZAuthzDeviceIds } } }, async (req) => ({
     tangram_ids: await grantedTangramIds(db, principalOf(req)),
   }));
-  app.get('/qrcode/:tangramId', { ...owners, schema: { tags, params: ZTangramIdParam, response: { 200: ZAuthzQrCode } } }, async (req) => {
-    const tangramId = req.params.tangramId.toUpperCase();
-    const [device] = await db
-      .select({ id: devices.id })
-      .from(devices)
-      .where(and(eq(devices.tangramId, tangramId), eq(devices.tenantId, principalOf(req).tenantId)));
-    if (!device) throw notFound('device');
-    const proof = await qrClaimCode(db, tangramId);
-    return { tangram_id: tangramId, proof, path: claimPath(tangramId, proof) };
-  });
+  app.get('/qrcode/:tangramId', { ...owners, schema: { tags, params: ZTangramIdParam, response: { 200: ZAuthzQrCode } } }, (req) =>
+    qrClaimOf(db, principalOf(req), req.params.tangramId),
+  );
 }

@@ -6,7 +6,15 @@
  * it granted, after a confirmation.
  */
 import { CheckOutlined, CloseOutlined, StopOutlined } from '@ant-design/icons';
-import { AUTHZ_TEXT_MAX, ErrorCode, type TAuthzHolder, type TAuthzRequest, type TAuthzRequestInput } from '@tessera/contracts';
+import {
+  AUTHZ_DEVICE_TEXT_MAX,
+  AUTHZ_PROOF_MAX,
+  AUTHZ_TEXT_MAX,
+  ErrorCode,
+  type TAuthzHolder,
+  type TAuthzRequest,
+  type TAuthzRequestInput,
+} from '@tessera/contracts';
 import { Alert, App, Button, Card, Empty, Flex, Form, Input, Radio, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -68,7 +76,7 @@ function AskCard() {
           name="device"
           label={t('authz.deviceField')}
           extra={t('authz.deviceHelp')}
-          rules={[{ required: true, whitespace: true, message: t('authz.deviceRequired') }, { max: 64 }]}
+          rules={[{ required: true, whitespace: true, message: t('authz.deviceRequired') }, { max: AUTHZ_DEVICE_TEXT_MAX }]}
         >
           <Input autoFocus data-testid="authz-device" />
         </Form.Item>
@@ -85,7 +93,7 @@ function AskCard() {
             name="proof"
             label={t('authz.proof')}
             extra={t('authz.proofHelp')}
-            rules={[{ max: 128 }]}
+            rules={[{ max: AUTHZ_PROOF_MAX }]}
             validateStatus={proofError ? 'error' : undefined}
             help={proofError ?? undefined}
           >
