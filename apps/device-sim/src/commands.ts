@@ -10,7 +10,7 @@ import {
   ZDeviceCommand,
   ZSensorCommandParams,
 } from '@tessera/contracts';
-import type { TRandom } from './generators.js';
+import type { TRandom, TVibrationProfile } from './generators.js';
 import { valuesOf } from './generators.js';
 import type { TSchedule } from './schedule.js';
 
@@ -29,6 +29,8 @@ export interface TCommandState {
   /** Its link's signal strength, dBm. */
   rssiDbm: number;
   rnd: TRandom;
+  /** How its vibration behaves; `steady` when absent. */
+  vibrationProfile?: TVibrationProfile;
 }
 
 /** The getDeviceInfo result of a device in `state` at `nowMs`. */
@@ -52,5 +54,5 @@ export function answerCommand(payload: unknown, state: TCommandState, nowMs: num
   if (!p.success) return { ok: false, error: 'sensorCommand needs { key, action }' };
   if (!state.keys.includes(p.data.key)) return { ok: false, error: `unknown sensor key ${p.data.key}` };
   if (p.data.action !== SENSOR_READ_ACTION) return { ok: false, error: `unknown action ${p.data.action}` };
-  return { ok: true, result: { key: p.data.key, ts: nowMs, vs: valuesOf(p.data.key, nowMs, state.rnd) } };
+  return { ok: true, result: { key: p.data.key, ts: nowMs, vs: valuesOf(p.data.key, nowMs, state.rnd, state.vibrationProfile) } };
 }

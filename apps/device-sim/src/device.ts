@@ -6,7 +6,7 @@
 import { topics, ZDeviceConfig, type TTelemetryPoint } from '@tessera/contracts';
 import type { MqttClient } from 'mqtt';
 import { answerCommand } from './commands.js';
-import { nextStatusWord, seededRandom, valuesOf, type TRandom } from './generators.js';
+import { nextStatusWord, seededRandom, valuesOf, type TRandom, type TVibrationProfile } from './generators.js';
 import { connectWithBackoff } from './reconnect.js';
 import { applyConfig, dueKeys, initialSchedule, tickMs, type TSchedule } from './schedule.js';
 
@@ -34,6 +34,7 @@ export interface TDeviceRunOptions {
   qos: 0 | 1;
   counters: TSimCounters;
   seed: number;
+  vibrationProfile: TVibrationProfile;
 }
 
 /** A connected simulated device. */
@@ -108,7 +109,7 @@ export class SimulatedDevice {
     const now = Date.now();
     const points: TTelemetryPoint[] = dueKeys(this.schedule, this.lastSent, now).map((key) => {
       this.lastSent.set(key, now);
-      return { key, ts: now, vs: valuesOf(key, now, this.rnd) };
+      return { key, ts: now, vs: valuesOf(key, now, this.rnd, this.o.vibrationProfile) };
     });
     if (points.length === 0) return;
     this.send(topics.telemetry(this.o.tangramId), JSON.stringify(points), points.length);
@@ -146,6 +147,7 @@ export class SimulatedDevice {
       startedAt: this.startedAt,
       rssiDbm: -45 - (this.o.seed % 30),
       rnd: this.rnd,
+      vibrationProfile: this.o.vibrationProfile,
     };
     const reply = answerCommand(safeJson(payload), state, Date.now());
     this.client.publish(topics.commandReply(id, reqId), JSON.stringify(reply), { qos: 1 }, (err) => {

@@ -1,7 +1,20 @@
-import { DAY_MS, STATUS_WORD_MAX } from '@tessera/contracts';
+import { DAY_MS, STATUS_WORD_MAX, worstAxisVelocity, zoneOfVelocity } from '@tessera/contracts';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { current, humidity, nextStatusWord, seededRandom, STATUS_FLAG_MASK, temperature, valuesOf, vibration } from './generators.js';
+import {
+  current,
+  DRIFT_HOLD_MS,
+  DRIFT_PERIOD_MS,
+  DRIFT_RISE_MS,
+  driftLevel,
+  humidity,
+  nextStatusWord,
+  seededRandom,
+  STATUS_FLAG_MASK,
+  temperature,
+  valuesOf,
+  vibration,
+} from './generators.js';
 
 const day0 = Date.UTC(2026, 0, 1);
 
@@ -25,10 +38,10 @@ describe('value generators', () => {
         const h = humidity(ts, rnd);
         expect(h).toBeGreaterThanOrEqual(0);
         expect(h).toBeLessThanOrEqual(100);
-        const [x, y, z] = vibration(ts, rnd);
-        expect(Math.abs(x)).toBeLessThanOrEqual(0.05);
-        expect(Math.abs(y)).toBeLessThanOrEqual(0.05);
-        expect(Math.abs(z - 1)).toBeLessThanOrEqual(0.0501);
+        for (const v of vibration(ts, rnd)) {
+          expect(v).toBeGreaterThanOrEqual(0);
+          expect(v).toBeLessThanOrEqual(1.45);
+        }
         expect(current(ts, rnd)).toBeGreaterThanOrEqual(0);
       }),
     );
@@ -54,5 +67,53 @@ describe('value generators', () => {
         expect(next - (next & STATUS_FLAG_MASK)).toBe(word - (word & STATUS_FLAG_MASK));
       }),
     );
+  });
+});
+
+describe('vibration velocity (mm/s RMS) and the drifting motor', () => {
+  const MINUTE = 60_000;
+  /** The group 2 rigid zone of each minute of the day from day0, for `profile`. */
+  const zonesOfDay = (profile: 'steady' | 'drifting', seed: number) => {
+    const rnd = seededRandom(seed);
+    return Array.from({ length: DAY_MS / MINUTE }, (_, m) => {
+      const velocity = worstAxisVelocity(valuesOf('vibration', day0 + m * MINUTE, rnd, profile)) ?? 0;
+      return zoneOfVelocity(velocity, 'group2_rigid');
+    });
+  };
+
+  it('keeps a steady motor in zones A and B, whatever the seed', () => {
+    for (const seed of [1, 2, 3, 1_000, 1_004]) expect(new Set(zonesOfDay('steady', seed))).toEqual(new Set(['A', 'B']));
+  });
+
+  it('takes a drifting motor into zone C for 15–25 min of every 2-hour period, never into D, and back to A/B', () => {
+    const zones = zonesOfDay('drifting', 5);
+    const periodMin = DRIFT_PERIOD_MS / MINUTE;
+    for (let p = 0; p < zones.length / periodMin; p += 1) {
+      const period = zones.slice(p * periodMin, (p + 1) * periodMin);
+      const inC = period.filter((z) => z === 'C').length;
+      expect(inC, `period ${p}`).toBeGreaterThanOrEqual(15);
+      expect(inC, `period ${p}`).toBeLessThanOrEqual(25);
+      // Through the peak it is in C whatever the noise; from 45 min on it is back in A/B.
+      const peak = period.slice(DRIFT_RISE_MS / MINUTE, (DRIFT_RISE_MS + DRIFT_HOLD_MS) / MINUTE);
+      expect(new Set(peak)).toEqual(new Set(['C']));
+      expect(period.slice(45).every((z) => z === 'A' || z === 'B')).toBe(true);
+    }
+    expect(zones).not.toContain('D');
+  });
+
+  it('drifts at the same times of day whatever the seed (deterministic in time)', () => {
+    expect(driftLevel(day0)).toBe(0);
+    expect(driftLevel(day0 + DRIFT_RISE_MS / 2)).toBe(0.5);
+    expect(driftLevel(day0 + DRIFT_RISE_MS + 1)).toBe(1);
+    expect(driftLevel(day0 + DRIFT_PERIOD_MS - 1)).toBe(0);
+    const inC = (seed: number) => zonesOfDay('drifting', seed).map((z) => z === 'C');
+    const [a, b] = [inC(11), inC(12)];
+    // The noise may move a minute at the edges of an excursion, not the excursion.
+    expect(a.filter((x, i) => x !== b[i]).length).toBeLessThan(a.length / 50);
+  });
+
+  it('gives a steady and a drifting motor the same readings between excursions', () => {
+    const ts = day0 + 60 * MINUTE;
+    expect(vibration(ts, seededRandom(9), 'drifting')).toEqual(vibration(ts, seededRandom(9), 'steady'));
   });
 });

@@ -1,8 +1,9 @@
 /**
  * Value generators of the simulator: plausible readings from a seeded random source, so tests can pin them.
- * Temperature follows a daily sine plus noise; humidity moves against it; vibration is three axes (g) around
- * gravity on z; current (A) follows a slower duty cycle. Status words keep their high bits and let a few low
- * bits change, as a device's flags would.
+ * Temperature follows a daily sine plus noise; humidity moves against it; vibration is velocity RMS (mm/s) on three
+ * axes, swinging a little with the motor's load, and on a `drifting` motor rising into ISO 10816-3 zone C now and then;
+ * current (A) follows a slower duty cycle. Status words keep their high bits and let a few low bits change, as a
+ * device's flags would.
  */
 import { DAY_MS, STATUS_WORD_MAX } from '@tessera/contracts';
 
@@ -39,9 +40,45 @@ export function humidity(ts: number, rnd: TRandom): number {
   return round(Math.min(100, Math.max(0, v)));
 }
 
-/** g on x, y, z: small noise around (0, 0, 1). */
-export function vibration(_ts: number, rnd: TRandom): [number, number, number] {
-  return [round((rnd() - 0.5) * 0.1, 3), round((rnd() - 0.5) * 0.1, 3), round(1 + (rnd() - 0.5) * 0.1, 3)];
+/**
+ * How a simulated motor's vibration behaves: `steady` stays in zones A/B of every ISO 10816-3 class (worst axis below
+ * 1.5 mm/s); `drifting` does the same but once every {@link DRIFT_PERIOD_MS} rises into zone C of group 2 rigid
+ * (2.8–4.5 mm/s) and settles again, as a motor with a developing fault would ({@link driftLevel}).
+ */
+export const VIBRATION_PROFILES = ['steady', 'drifting'] as const;
+/** One of {@link VIBRATION_PROFILES}. */
+export type TVibrationProfile = (typeof VIBRATION_PROFILES)[number];
+
+const MINUTE_MS = 60_000;
+/** A drifting motor starts an excursion at every multiple of this, in ms since the epoch (every 2 h, UTC). */
+export const DRIFT_PERIOD_MS = 120 * MINUTE_MS;
+/** An excursion rises for 15 min, holds its peak for 10 min and falls for 15 min, in ms. */
+export const DRIFT_RISE_MS = 15 * MINUTE_MS;
+export const DRIFT_HOLD_MS = 10 * MINUTE_MS;
+export const DRIFT_FALL_MS = 15 * MINUTE_MS;
+/** What an excursion adds to every axis at its peak, in mm/s (worst axis 1.2 → 3.5 ± 0.25: zone C of group 2 rigid). */
+const DRIFT_PEAK_MM_S = 2.3;
+/** Each axis's level of a healthy motor (horizontal, vertical, axial), in mm/s RMS. */
+const AXIS_LEVELS_MM_S = [1.2, 0.9, 0.7] as const;
+
+/** 0…1: how far into its excursion a drifting motor is at epoch ms `ts` (0 between excursions, 1 at the peak). */
+export function driftLevel(ts: number): number {
+  const phase = ((ts % DRIFT_PERIOD_MS) + DRIFT_PERIOD_MS) % DRIFT_PERIOD_MS;
+  if (phase < DRIFT_RISE_MS) return phase / DRIFT_RISE_MS;
+  if (phase < DRIFT_RISE_MS + DRIFT_HOLD_MS) return 1;
+  const falling = phase - DRIFT_RISE_MS - DRIFT_HOLD_MS;
+  return falling < DRIFT_FALL_MS ? 1 - falling / DRIFT_FALL_MS : 0;
+}
+
+/**
+ * mm/s RMS on x (horizontal), y (vertical) and z (axial): each axis's level ± 0.15 with the 10-minute load cycle of
+ * {@link current}, ±0.1 noise, plus {@link driftLevel} × 2.3 mm/s on a `drifting` motor; never negative.
+ */
+export function vibration(ts: number, rnd: TRandom, profile: TVibrationProfile = 'steady'): [number, number, number] {
+  const load = 0.15 * Math.sin((2 * Math.PI * ts) / 600_000);
+  const drift = profile === 'drifting' ? DRIFT_PEAK_MM_S * driftLevel(ts) : 0;
+  const [x, y, z] = AXIS_LEVELS_MM_S.map((level) => round(Math.max(0, level + load + drift + (rnd() - 0.5) * 0.2), 3));
+  return [x, y, z];
 }
 
 /** A: 1.5 ± 0.5 over a 10-minute duty cycle, ±0.05 noise, never negative. */
@@ -49,15 +86,18 @@ export function current(ts: number, rnd: TRandom): number {
   return round(Math.max(0, 1.5 + 0.5 * Math.sin((2 * Math.PI * ts) / 600_000) + (rnd() - 0.5) * 0.1), 3);
 }
 
-/** The values of `key` at `ts` (1–3 numbers); unknown keys get a noisy level around 50. */
-export function valuesOf(key: string, ts: number, rnd: TRandom): number[] {
+/**
+ * The values of `key` at `ts` (1–3 numbers) of a device whose vibration follows `vibrationProfile`; unknown keys get a
+ * noisy level around 50.
+ */
+export function valuesOf(key: string, ts: number, rnd: TRandom, vibrationProfile: TVibrationProfile = 'steady'): number[] {
   switch (key) {
     case 'temperature':
       return [temperature(ts, rnd)];
     case 'humidity':
       return [humidity(ts, rnd)];
     case 'vibration':
-      return vibration(ts, rnd);
+      return vibration(ts, rnd, vibrationProfile);
     case 'current':
       return [current(ts, rnd)];
     default:

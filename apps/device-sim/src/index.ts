@@ -4,7 +4,7 @@
  * (`npm run sim`), the demo and the tests.
  */
 import { SimulatedDevice, type TSimCounters } from './device.js';
-import { DEFAULT_KEYS } from './generators.js';
+import { DEFAULT_KEYS, type TVibrationProfile } from './generators.js';
 
 /** One simulated device's credentials. */
 export interface TSimDevice {
@@ -12,6 +12,8 @@ export interface TSimDevice {
   secret: string;
   /** Telemetry keys to publish (default: temperature, humidity, vibration, current). */
   keys?: string[];
+  /** How its vibration behaves (generators.ts VIBRATION_PROFILES); `steady` by default. */
+  vibrationProfile?: TVibrationProfile;
 }
 
 /** Simulator options. */
@@ -58,6 +60,7 @@ export async function startSimulator(opts: TSimOptions): Promise<TSimulator> {
         qos: opts.qos ?? 1,
         counters,
         seed: i + 1,
+        vibrationProfile: d.vibrationProfile ?? 'steady',
       }),
     ),
   );
@@ -77,7 +80,7 @@ export async function startSimulator(opts: TSimOptions): Promise<TSimulator> {
 
 export { applyConfig, initialSchedule } from './schedule.js';
 export { answerCommand, SIM_FIRMWARE_VERSION } from './commands.js';
-export { DEFAULT_KEYS, seededRandom, valuesOf } from './generators.js';
+export { DEFAULT_KEYS, seededRandom, valuesOf, VIBRATION_PROFILES, type TVibrationProfile } from './generators.js';
 export { RECONNECT_FIRST_MS, RECONNECT_MAX_MS, reconnectDelayMs } from './reconnect.js';
 export type { TSimCounters } from './device.js';
 export { bleProof } from './ble-proof.js';

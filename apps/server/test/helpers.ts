@@ -107,7 +107,10 @@ export interface TTestServer extends TRunningServer {
   stop(): Promise<void>;
 }
 
-/** The config of a test server: free ports, no demo, silent logs, overridable. */
+/**
+ * The config of a test server: free ports, no demo, silent logs, overridable. Files go to a fresh directory, or to the
+ * database when TEST_BLOB_STORE=database (a module's tests run once on each blob store).
+ */
 export function testConfig(overrides: Partial<TConfig> = {}): TConfig {
   return {
     ...loadConfig({}),
@@ -117,6 +120,7 @@ export function testConfig(overrides: Partial<TConfig> = {}): TConfig {
     demo: false,
     logLevel: 'silent',
     webDist: '/nonexistent',
+    blobStore: process.env.TEST_BLOB_STORE === 'database' ? 'database' : 'directory',
     blobDir: mkdtempSync(join(tmpdir(), 'tessera-blobs-')),
     ...overrides,
   };

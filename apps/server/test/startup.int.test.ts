@@ -47,7 +47,9 @@ describe('server start-up (child process)', () => {
   });
   afterAll(() => new Promise<void>((r) => blocker.close(() => r())));
 
-  it('a taken PORT gives one clear line naming the variable, not a stack trace', async () => {
+  // A port is found taken only at listen, after the child compiled the server (tsx) and migrated PGlite: on a loaded
+  // 2-core machine that alone can take over 30 s.
+  it('a taken PORT gives one clear line naming the variable, not a stack trace', { timeout: 70_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tessera-port-'));
     const { code, out } = await runMain({ PORT: String(takenPort), MQTT_PORT: '0', DATA_DIR: dataDir }, /$^/);
     expect(code).toBe(1);
@@ -62,13 +64,13 @@ describe('server start-up (child process)', () => {
     expect(out).toMatch(/set MQTT_PORT/);
   });
 
-  it('a bad variable is named in one line', async () => {
+  it('a bad variable is named in one line', { timeout: 70_000 }, async () => {
     const { code, out } = await runMain({ PORT: 'x' }, /$^/);
     expect(code).toBe(1);
     expect(out).toMatch(/tessera: invalid PORT/);
   });
 
-  it('starts on PGlite, says where it is, and stops cleanly on SIGTERM', async () => {
+  it('starts on PGlite, says where it is, and stops cleanly on SIGTERM', { timeout: 70_000 }, async () => {
     const dataDir = mkdtempSync(join(tmpdir(), 'tessera-start-'));
     const { code, out } = await runMain({ PORT: '0', MQTT_PORT: '0', DATA_DIR: dataDir }, /Tessera is up/);
     expect(out).toMatch(/Tessera is up/);

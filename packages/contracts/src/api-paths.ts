@@ -7,6 +7,7 @@ export const API = {
   frontstage: '/frontstage/v1',
   ts: '/frontstage-ts/v1',
   user: '/frontstage/user/v1',
+  ai: '/frontstage-ai/v1',
 } as const;
 
 /** Paths of this release's endpoints, relative to the host. */

@@ -22,7 +22,7 @@ export const authzPaths = {
   client: `${AUTHZ_API}/client`,
   /** PUT: allow, deny or revoke (the owner), cancel (the requester). */
   request: (id: number) => `${AUTHZ_API}/${id}`,
-  /** GET: who holds access now through an allowed request (vendor). */
+  /** GET: who holds access now through an allowed request (vendors: the tenant's; managers: what they manage). */
   users: `${AUTHZ_API}/users`,
   /** GET: the Tangram IDs granted to the caller by allowed requests (user). */
   deviceIds: `${AUTHZ_API}/device-ids`,
@@ -30,8 +30,11 @@ export const authzPaths = {
   qrCode: (tangramId: string) => `${AUTHZ_API}/qrcode/${tangramId}`,
 } as const;
 
-/** What a request asks for: one device, or every device of its project (now and later). */
-export const AUTHZ_TARGETS = ['device', 'project'] as const;
+/**
+ * What a request asks for: one device, every device of its project (now and later), or a machine (every device bound
+ * to it, now and later).
+ */
+export const AUTHZ_TARGETS = ['device', 'project', 'machine'] as const;
 /** One of {@link AUTHZ_TARGETS}. */
 export type TAuthzTarget = (typeof AUTHZ_TARGETS)[number];
 
@@ -64,7 +67,8 @@ export const BLE_PROOF_DIGITS = 6;
 /**
  * POST client: the device by Tangram ID or serial number (`device`), `target` device or its whole project, the proof
  * its project's method asks for (`qrcode`: the printed claim code; `ble`: the code the device gives over BLE; `all`:
- * none), and an optional message to the owner.
+ * none), and an optional message to the owner. With `target: machine`, `device` names the machine by its serial number
+ * or its name, and no proof is asked (the owner decides).
  */
 export const ZAuthzRequestInput = z.object({
   target: z.enum(AUTHZ_TARGETS).default('device'),
@@ -81,8 +85,18 @@ export const ZAuthzDecisionInput = z.object({
 });
 export type TAuthzDecisionInput = z.input<typeof ZAuthzDecisionInput>;
 
-/** GET device-authz: paging and `q` (requester email, device name or Tangram ID, project name), state, target, period. */
+/**
+ * Which of its readable requests a user lists: `mine` (its own) or `managed` (those it may answer as a manager);
+ * both without it. Vendors and admins read the tenant's either way.
+ */
+export const AUTHZ_SCOPES = ['mine', 'managed'] as const;
+
+/**
+ * GET device-authz: paging and `q` (requester email, device name or Tangram ID, project or machine name), state,
+ * target, period and, for users, scope.
+ */
 export const ZAuthzRequestQuery = ZListQuery.extend({
+  scope: z.enum(AUTHZ_SCOPES).optional(),
   status: z.enum(AUTHZ_STATES).optional(),
   target: z.enum(AUTHZ_TARGETS).optional(),
   from: ZEpochMsText.optional(),
@@ -90,14 +104,18 @@ export const ZAuthzRequestQuery = ZListQuery.extend({
 });
 export type TAuthzRequestQuery = z.infer<typeof ZAuthzRequestQuery>;
 
-/** A request as presented. `device` is null for a project request whose device was since deleted. */
+/**
+ * A request as presented. `device` is null for a machine request and for a project request whose device was since
+ * deleted; `project` is null and `machine` set for a machine request.
+ */
 export const ZAuthzRequest = z.object({
   id: z.number().int(),
   target: z.enum(AUTHZ_TARGETS),
   status: z.enum(AUTHZ_STATES),
   method: z.enum(DEVICE_AUTHZ_METHODS),
   device: z.object({ tangram_id: z.string(), name: z.string() }).nullable(),
-  project: z.object({ id: z.number().int(), name: z.string() }),
+  project: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  machine: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   requester: z.object({ account_id: z.number().int(), email: z.string() }),
   message: z.string(),
   note: z.string(),
@@ -117,7 +135,8 @@ export const ZAuthzHolder = z.object({
   email: z.string(),
   target: z.enum(AUTHZ_TARGETS),
   device: z.object({ tangram_id: z.string(), name: z.string() }).nullable(),
-  project: z.object({ id: z.number().int(), name: z.string() }),
+  project: z.object({ id: z.number().int(), name: z.string() }).nullable(),
+  machine: z.object({ id: z.number().int(), name: z.string() }).nullable(),
   since: z.number().int(),
 });
 export type TAuthzHolder = z.infer<typeof ZAuthzHolder>;

@@ -30,9 +30,11 @@ describe('visibleMenu', () => {
       'authorisation',
       'analytics',
       'download',
+      'machine',
       'lineNotify',
       'platformRule',
       'platformTelemetry',
+      'aiModel',
     ]);
   });
   it('never shows unbuilt sections, even to "*"', () => {
@@ -47,6 +49,7 @@ describe('visibleMenu', () => {
       'authorisation',
       'analytics',
       'download',
+      'machine',
       'lineNotify',
       'platformRule',
     ]);
@@ -74,8 +77,8 @@ describe('defaultPage', () => {
 });
 
 describe('guardRoute', () => {
-  it('allows public paths without a token, including /setpwd/{type}', () => {
-    for (const p of ['/login', '/logout', '/forgot', '/reset', '/setpwd/init']) {
+  it('allows public paths without a token, including /setpwd/{type} and the sign-up', () => {
+    for (const p of ['/login', '/logout', '/register', '/forgot', '/reset', '/setpwd/init']) {
       expect(guardRoute(p, { token: null })).toEqual({ kind: 'allow' });
     }
   });
@@ -114,6 +117,34 @@ describe('guardRoute', () => {
   });
   it('sends a section not granted at all to the default page', () => {
     expect(guardRoute('/device/list', { token: 't', level: 'vendor', fea: ['2'] })).toEqual({ kind: 'redirect', to: '/product/list' });
+  });
+  it('machines (code 9): vendors open configures and equipment; a user on the configure page goes to equipment', () => {
+    expect(guardRoute('/machine/configure', vendor)).toEqual({ kind: 'allow' });
+    expect(guardRoute('/machine/equipment/7', vendor)).toEqual({ kind: 'allow' });
+    expect(guardRoute('/machine/equipment', user)).toEqual({ kind: 'allow' });
+    expect(guardRoute('/machine/equipment/7', user)).toEqual({ kind: 'allow' });
+    expect(guardRoute('/machine/configure', user)).toEqual({ kind: 'redirect', to: '/machine/equipment' });
+    expect(guardRoute('/machine/configure', { ...user, fea: ['*'] })).toEqual({ kind: 'redirect', to: '/machine/equipment' });
+    expect(guardRoute('/machine/configure', { ...user, fea: ['9:1', '1'] })).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(guardRoute('/machine/equipment', { ...vendor, fea: ['9:1'] })).toEqual({ kind: 'redirect', to: '/machine/configure' });
+    expect(visibleMenu({ ...user, fea: ['9:1'] })).toEqual([]);
+    expect(defaultPage({ ...user, fea: ['9'] })).toBe('/machine/equipment');
+    expect(defaultPage({ ...vendor, fea: ['9'] })).toBe('/machine/configure');
+  });
+  it('AI models (code 13): vendors get the registry 13:1 by default, not the section (13:25 is the assistant)', () => {
+    expect(DEFAULT_FEATURES.vendor).toContain('13:1');
+    expect(DEFAULT_FEATURES.vendor).not.toContain('13');
+    expect(DEFAULT_FEATURES.user.some((c) => c.startsWith('13'))).toBe(false);
+    expect(hasFeature(DEFAULT_FEATURES.vendor, '13:25')).toBe(false);
+    expect(guardRoute('/ai-model/list', vendor)).toEqual({ kind: 'allow' });
+    expect(guardRoute('/ai-model/detail/7', vendor)).toEqual({ kind: 'allow' });
+    expect(guardRoute('/ai-model/list', admin)).toEqual({ kind: 'allow' });
+    expect(guardRoute('/ai-model/detail/7', user)).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(guardRoute('/ai-model/list', { ...user, fea: ['*'] })).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(guardRoute('/ai-model/list', { ...vendor, fea: ['1', '13:25'] })).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(guardRoute('/ai-model/detail/7', { ...vendor, fea: ['1', '13'] })).toEqual({ kind: 'allow' });
+    expect(visibleMenu({ ...vendor, fea: ['13:25'] })).toEqual([]);
+    expect(defaultPage({ ...vendor, fea: ['13:1'] })).toBe('/ai-model/list');
   });
   it('answers role_deny when nothing is granted', () => {
     expect(guardRoute('/device/list', { token: 't', level: 'user', fea: [] })).toEqual({ kind: 'redirect', to: '/login?msg=role_deny' });

@@ -9,13 +9,20 @@
 export const ACCOUNT_LEVELS = ['admin', 'vendor', 'user'] as const;
 export type TAccountLevel = (typeof ACCOUNT_LEVELS)[number];
 
+/** A sub-page of a menu section: its feature code and path; `vendorOnly` when users may not open it. */
+export interface TMenuPage {
+  code: string;
+  path: string;
+  vendorOnly?: boolean;
+}
+
 /** A section of the menu (§2 "Menu (feature code : label)"). `built` sections appear in the menu. */
 export interface TMenuSection {
   code: string;
   /** i18n key under `menu.` and the first path segment. */
   key: string;
   /** The section's sub-pages, first one is the section's default; paths relative to `/`. */
-  pages: readonly { code: string; path: string }[];
+  pages: readonly TMenuPage[];
   vendorOnly?: boolean;
   built: boolean;
 }
@@ -65,20 +72,47 @@ export const MENU_SECTIONS: readonly TMenuSection[] = [
   },
   { code: '7', key: 'analytics', pages: [{ code: '7:1', path: '/analytics' }], built: true },
   { code: '8', key: 'download', pages: [{ code: '8:1', path: '/download' }], built: true },
+  {
+    // The spec's menu list skips 9; machines take it (docs/decisions/machines.md): configures are the vendor's,
+    // equipment (machine instances) vendors and users see.
+    code: '9',
+    key: 'machine',
+    pages: [
+      { code: '9:1', path: '/machine/configure', vendorOnly: true },
+      { code: '9:2', path: '/machine/equipment' },
+      { code: '9:3', path: '/machine/roles', vendorOnly: true },
+    ],
+    built: true,
+  },
   { code: '10', key: 'lineNotify', pages: [{ code: '10:1', path: '/line-notify/group' }], built: true },
   { code: '11', key: 'platformRule', pages: [{ code: '11:1', path: '/platform_rule/list' }], built: true },
   { code: '12', key: 'platformTelemetry', pages: [{ code: '12:1', path: '/platform-telemetry/instance' }], vendorOnly: true, built: true },
+  {
+    // The spec's menu list stops at 12 and reserves 13:25 for the AI assistant (§1), so AI takes 13: the model registry
+    // is 13:1, its list and a model's page alike (docs/decisions/ai.md); 13:1 does not grant the assistant.
+    code: '13',
+    key: 'aiModel',
+    pages: [
+      { code: '13:1', path: '/ai-model/list' },
+      { code: '13:1', path: '/ai-model/detail' },
+    ],
+    vendorOnly: true,
+    built: true,
+  },
 ];
 
-/** Feature codes granted by default to each level at registration. "13:25" is the AI assistant (§1). */
+/**
+ * Feature codes granted by default to each level at registration. "13:25" is the AI assistant (§1), granted to no one
+ * by default; vendors get the model registry "13:1", not the whole section "13" (which would grant the assistant).
+ */
 export const DEFAULT_FEATURES: Record<TAccountLevel, readonly string[]> = {
   admin: ['*'],
-  vendor: ['1', '2', '3', '4', '5', '6', '7', '8', '10', '11', '12'],
-  user: ['1', '4', '5', '6', '7', '8', '10'],
+  vendor: ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13:1'],
+  user: ['1', '4', '5', '6', '7', '8', '9', '10'],
 };
 
-/** Paths that need no login (§2 login screens). */
-export const PUBLIC_PATHS = ['/login', '/logout', '/forgot', '/reset', '/setpwd'] as const;
+/** Paths that need no login (§2 login screens, and the sign-up of §7 register/aiot). */
+export const PUBLIC_PATHS = ['/login', '/logout', '/register', '/forgot', '/reset', '/setpwd'] as const;
 
 /** The session the guard decides on: what the console decoded from its stored token. */
 export interface TGuardSession {
@@ -97,10 +131,15 @@ export function hasFeature(fea: readonly string[] | undefined, code: string): bo
   return fea.includes('*') || fea.includes(code) || fea.includes(section);
 }
 
-/** True when the session may open the section at all (level and feature code). */
+/** True when the session may open `page` of `section` (the level the section and the page need, and the feature code). */
+export function canOpenPage(section: TMenuSection, page: TMenuPage, session: TGuardSession): boolean {
+  if ((section.vendorOnly || page.vendorOnly) && session.level === 'user') return false;
+  return hasFeature(session.fea, page.code);
+}
+
+/** True when the session may open the section at all (some page it may open). */
 export function canOpenSection(section: TMenuSection, session: TGuardSession): boolean {
-  if (section.vendorOnly && session.level === 'user') return false;
-  return section.pages.some((p) => hasFeature(session.fea, p.code));
+  return section.pages.some((p) => canOpenPage(section, p, session));
 }
 
 /** The built menu sections this session may see, in menu order (§2 "menu filtered by feature codes"). */
@@ -112,19 +151,19 @@ export function visibleMenu(session: TGuardSession): TMenuSection[] {
 export function defaultPage(session: TGuardSession): string | null {
   const section = visibleMenu(session)[0];
   if (!section) return null;
-  return section.pages.find((p) => hasFeature(session.fea, p.code))?.path ?? null;
+  return section.pages.find((p) => canOpenPage(section, p, session))?.path ?? null;
 }
 
 function isPublic(pathname: string): boolean {
   return PUBLIC_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 }
 
-/** The built section and page a path belongs to, if any (longest page prefix wins). */
-export function findPage(pathname: string): { section: TMenuSection; code: string } | null {
+/** The built section and page a path belongs to, if any (longest page prefix wins); `page` is absent for a section path. */
+export function findPage(pathname: string): { section: TMenuSection; code: string; page?: TMenuPage } | null {
   for (const section of MENU_SECTIONS) {
     if (!section.built) continue;
     const page = section.pages.find((p) => pathname === p.path || pathname.startsWith(`${p.path}/`));
-    if (page) return { section, code: page.code };
+    if (page) return { section, code: page.code, page };
     if (pathname === `/${section.key}` || pathname.startsWith(`/${section.key}/`)) {
       return { section, code: section.code };
     }
@@ -147,12 +186,10 @@ export function guardRoute(pathname: string, session: TGuardSession, search = ''
   }
   const found = findPage(pathname);
   if (!found) return { kind: 'allow' };
-  const levelAllowed = !(found.section.vendorOnly && session.level === 'user');
-  if (levelAllowed && hasFeature(session.fea, found.code)) return { kind: 'allow' };
-  if (levelAllowed) {
-    const sibling = found.section.pages.find((p) => hasFeature(session.fea, p.code));
-    if (sibling) return { kind: 'redirect', to: sibling.path };
-  }
+  const { section } = found;
+  if (canOpenPage(section, found.page ?? { code: found.code, path: pathname }, session)) return { kind: 'allow' };
+  const sibling = section.pages.find((p) => canOpenPage(section, p, session));
+  if (sibling) return { kind: 'redirect', to: sibling.path };
   const fallback = defaultPage(session);
   if (fallback && fallback !== pathname) return { kind: 'redirect', to: fallback };
   return { kind: 'redirect', to: '/login?msg=role_deny' };

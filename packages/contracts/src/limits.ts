@@ -17,6 +17,12 @@ export const FREQUENCY_FLOOR_MS = 1_000;
 export const DEFAULT_BATCH = 1_000;
 /** §5/§9: largest product image upload, in bytes. */
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;
+/**
+ * The largest AI model revision file, in bytes (200 MiB; docs/decisions/ai.md "Size limit: 200 MiB"): edge models (TFLite, ONNX,
+ * TensorRT, OpenVINO for a device's NPU or GPU) are a few to a hundred-odd MB; a larger file is no model a device of
+ * the catalogue could load.
+ */
+export const MAX_MODEL_BYTES = 200 * 1024 * 1024;
 /** §5/§9: history range for raw history charts, in days (the short reading of "31 or 90"). */
 export const HISTORY_RANGE_DAYS = 31;
 /** §5/§9: history range for aggregated (rolled-up) queries and downloads, in days (the long reading). */

@@ -1,7 +1,9 @@
 /** Registers every module's routes under its spec prefix (spec §7). One line per module. */
 import type { TApp } from '../core/app-type.js';
 import type { TAppContext } from '../core/context.js';
+import { aiModelRoutes } from '../modules/ai-models/routes.js';
 import { alertRoutes } from '../modules/alerts/routes.js';
+import { assistantRoutes } from '../modules/assistant/routes.js';
 import { authRoutes } from '../modules/auth/routes.js';
 import { authzRequestRoutes } from '../modules/authz-requests/routes.js';
 import { customPageRoutes, customPageViewRoutes } from '../modules/custom-pages/routes.js';
@@ -12,11 +14,14 @@ import { downloadRoutes } from '../modules/downloads/routes.js';
 import { healthRoutes } from '../modules/health/routes.js';
 import { imageRoutes } from '../modules/images/routes.js';
 import { lineRoutes } from '../modules/line/routes.js';
+import { machineRoutes } from '../modules/machines/routes.js';
+import { motorHealthRoutes } from '../modules/motor-health/routes.js';
 import { alertDeliveryRoutes } from '../modules/notifications/delivery-routes.js';
 import { notificationRoutes } from '../modules/notifications/routes.js';
 import { productRoutes } from '../modules/products/routes.js';
 import { platformRuleRoutes } from '../modules/platform-rules/routes.js';
 import { platformTelemetryRoutes } from '../modules/platform-telemetry/routes.js';
+import { packagePolicyRoutes } from '../modules/package-policy/routes.js';
 import { projectRoleRoutes } from '../modules/project-roles/routes.js';
 import { projectRuleRoutes } from '../modules/project-rules/routes.js';
 import { projectSettingsRoutes } from '../modules/project-settings/routes.js';
@@ -36,12 +41,15 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/frontstage/v1', projectSettingsRoutes],
   ['/frontstage/v1', deviceRoutes],
   ['/frontstage/v1', deviceControlRoutes],
+  ['/frontstage/v1', motorHealthRoutes],
   ['/frontstage/v1', sensorRoutes],
   ['/frontstage/v1', projectRuleRoutes],
   ['/frontstage/v1', customPageRoutes],
   ['/pages', customPageViewRoutes],
   ['/frontstage-ts/v1', telemetryRoutes],
   ['/frontstage/user/v1', projectRoleRoutes],
+  ['/frontstage/user/v1', machineRoutes],
+  ['/frontstage/user/v1', packagePolicyRoutes],
   ['/notification/v1', notificationRoutes],
   ['/notification/v1', lineRoutes],
   ['/notification/v1', webPushRoutes],
@@ -52,6 +60,8 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/dashboard/v1', dashboardRoutes],
   ['/frontstage-pt/v1', platformTelemetryRoutes],
   ['/client-authz/v1', authzRequestRoutes],
+  ['/frontstage-ai/v1', assistantRoutes],
+  ['/frontstage-ai/v1', aiModelRoutes],
 ];
 
 /** Registers all module routes on `app`. */

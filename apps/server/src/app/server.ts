@@ -12,6 +12,7 @@ import { ensureCatalogue } from '../modules/products/ensure-catalogue.js';
 import { createMessaging, type TMessaging } from '../modules/ingest/messaging.js';
 import { createMailer } from '../modules/mail/mailer.js';
 import { directoryBlobStore } from '../core/blob-store.js';
+import { databaseBlobStore } from '../core/database-blob-store.js';
 import { createOutboxStage } from './outbox.js';
 import { batchedAlertPublish } from '../modules/alerts/publish.js';
 import { createRuleNotifier } from '../modules/notifications/dispatch.js';
@@ -129,7 +130,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
     await ensureCatalogue(database.db);
     const db = database.db;
     const tokens = await TokenService.create(db, config.jwtSecret);
-    const blobs = directoryBlobStore(config.blobDir);
+    const blobs = config.blobStore === 'database' ? databaseBlobStore(db) : directoryBlobStore(config.blobDir);
     const outbox = createOutboxStage({ db, log, config, blobs, pool: database.pool });
     const mailer = createMailer({ db, log, config, outbox });
     const ruleChanges = new RuleChangeHub();

@@ -15,6 +15,17 @@ describe('loadConfig', () => {
     expect(loadConfig({ DEMO: '0' }).demo).toBe(false);
   });
 
+  it('keeps files in a directory embedded and in the database with DATABASE_URL, unless BLOB_STORE says otherwise', () => {
+    expect(loadConfig({})).toMatchObject({ blobStore: 'directory', blobDir: 'data/blobs' });
+    expect(loadConfig({ DATABASE_URL: 'postgres://x@h/db' }).blobStore).toBe('database');
+    expect(loadConfig({ DATABASE_URL: 'postgres://x@h/db', BLOB_STORE: 'directory', BLOB_DIR: '/srv/blobs' })).toMatchObject({
+      blobStore: 'directory',
+      blobDir: '/srv/blobs',
+    });
+    expect(loadConfig({ BLOB_STORE: 'database' }).blobStore).toBe('database');
+    expect(() => loadConfig({ BLOB_STORE: 's3' })).toThrow(/BLOB_STORE/);
+  });
+
   it('points LINE at api.line.me unless LINE_API_BASE says otherwise (no trailing slash)', () => {
     expect(loadConfig({}).lineApiBase).toBe('https://api.line.me');
     expect(loadConfig({ LINE_API_BASE: 'http://127.0.0.1:9999/' }).lineApiBase).toBe('http://127.0.0.1:9999');
@@ -43,6 +54,27 @@ describe('loadConfig', () => {
     for (const bad of ['true', '*', '10.0.0.0/33', 'proxy.example.com', ' , ']) {
       expect(() => loadConfig({ TRUST_PROXY: bad })).toThrow(/TRUST_PROXY/);
     }
+  });
+
+  it('configures the AI assistant only with both AI_BASE_URL and AI_MODEL, with daily limits by default', () => {
+    expect(loadConfig({}).ai).toEqual({
+      baseUrl: undefined,
+      apiKey: undefined,
+      model: undefined,
+      dailyRequests: 500,
+      dailyTokens: 2_000_000,
+    });
+    expect(loadConfig({ AI_BASE_URL: 'http://127.0.0.1:11434/v1/', AI_MODEL: 'llama3.2', AI_TENANT_DAILY_TOKENS: '1000' }).ai).toEqual({
+      baseUrl: 'http://127.0.0.1:11434/v1',
+      apiKey: undefined,
+      model: 'llama3.2',
+      dailyRequests: 500,
+      dailyTokens: 1000,
+    });
+    expect(() => loadConfig({ AI_BASE_URL: 'https://api.openai.com/v1' })).toThrow(/AI_BASE_URL\/AI_MODEL/);
+    expect(() => loadConfig({ AI_MODEL: 'gpt-4o-mini' })).toThrow(/AI_BASE_URL\/AI_MODEL/);
+    expect(() => loadConfig({ AI_BASE_URL: 'ftp://x', AI_MODEL: 'm' })).toThrow(/AI_BASE_URL/);
+    expect(() => loadConfig({ AI_TENANT_DAILY_REQUESTS: '-1' })).toThrow(/AI_TENANT_DAILY_REQUESTS/);
   });
 
   it('names the variable in one line when a value is bad', () => {

@@ -2,7 +2,14 @@
  * Server configuration from the environment (README "Configuration"). Parsed once with zod; a bad value stops
  * start-up with one clear line naming the variable.
  */
-import { COMMAND_TIMEOUT_DEFAULT_MS, COMMAND_TIMEOUT_MAX_MS, COMMAND_TIMEOUT_MIN_MS, DEFAULT_WEB_PUSH_ORIGINS } from '@tessera/contracts';
+import {
+  AI_TENANT_DAILY_REQUESTS_DEFAULT,
+  AI_TENANT_DAILY_TOKENS_DEFAULT,
+  COMMAND_TIMEOUT_DEFAULT_MS,
+  COMMAND_TIMEOUT_MAX_MS,
+  COMMAND_TIMEOUT_MIN_MS,
+  DEFAULT_WEB_PUSH_ORIGINS,
+} from '@tessera/contracts';
 import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -59,6 +66,7 @@ const ZEnv = z.object({
   HOST: z.string().default('0.0.0.0'),
   DATA_DIR: z.string().default('./data'),
   BLOB_DIR: z.string().optional(),
+  BLOB_STORE: z.enum(['directory', 'database']).optional(),
   DATABASE_URL: z.string().url().optional(),
   MQTT_URL: z.string().url().optional(),
   PUBLIC_MQTT_URL: z.string().url().optional(),
@@ -78,6 +86,14 @@ const ZEnv = z.object({
     .url({ protocol: /^https?$/ })
     .transform((v) => v.replace(/\/+$/, ''))
     .default('https://api.line.me'),
+  AI_BASE_URL: z
+    .url({ protocol: /^https?$/ })
+    .transform((v) => v.replace(/\/+$/, ''))
+    .optional(),
+  AI_API_KEY: z.string().trim().min(1).max(4096).optional(),
+  AI_MODEL: z.string().trim().min(1).max(200).optional(),
+  AI_TENANT_DAILY_REQUESTS: z.coerce.number().int().min(0).max(10_000_000).default(AI_TENANT_DAILY_REQUESTS_DEFAULT),
+  AI_TENANT_DAILY_TOKENS: z.coerce.number().int().min(0).max(10_000_000_000).default(AI_TENANT_DAILY_TOKENS_DEFAULT),
   DEMO: ZFlag.optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
@@ -121,7 +137,13 @@ export interface TConfig {
   mqttPort: number;
   host: string;
   dataDir: string;
-  /** Where the blob store keeps files (download packages): BLOB_DIR, else `{DATA_DIR}/blobs`. */
+  /**
+   * Where files (download packages, AI model revisions) are kept (core/blob-store.ts): `directory` (BLOB_DIR) or
+   * `database` (chunks in the database, shared by every replica). BLOB_STORE; default `directory` embedded,
+   * `database` with DATABASE_URL.
+   */
+  blobStore: 'directory' | 'database';
+  /** The directory of the `directory` blob store: BLOB_DIR, else `{DATA_DIR}/blobs`. */
   blobDir: string;
   databaseUrl?: string;
   mqttUrl?: string;
@@ -138,6 +160,13 @@ export interface TConfig {
   secretsKey?: string;
   /** Base URL of the LINE Messaging API (no trailing slash); tests point it at a local fake. */
   lineApiBase: string;
+  /**
+   * The AI assistant's OpenAI-compatible chat-completions endpoint (docs/decisions/ai.md "Assistant"): `baseUrl` (no
+   * trailing slash; `{baseUrl}/chat/completions` is called), `apiKey` (sent as a bearer token when set; never answered
+   * by the API) and `model`; the assistant is configured when `baseUrl` and `model` are set. Per-tenant limits per UTC
+   * day: model calls and tokens.
+   */
+  ai: { baseUrl?: string; apiKey?: string; model?: string; dailyRequests: number; dailyTokens: number };
   /** Load the demo on an empty database (default: on in embedded mode, off with DATABASE_URL). */
   demo: boolean;
   logLevel: string;
@@ -194,11 +223,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
       'invalid VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY: set both (a pair from `npx web-push generate-vapid-keys`) or neither',
     );
   }
+  if (!e.AI_BASE_URL !== !e.AI_MODEL) {
+    throw new ConfigError('invalid AI_BASE_URL/AI_MODEL: set both (an OpenAI-compatible endpoint and its model) or neither');
+  }
   return {
     port: e.PORT,
     mqttPort: e.MQTT_PORT,
     host: e.HOST,
     dataDir: e.DATA_DIR,
+    blobStore: e.BLOB_STORE ?? (e.DATABASE_URL ? 'database' : 'directory'),
     blobDir: e.BLOB_DIR ?? join(e.DATA_DIR, 'blobs'),
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
@@ -210,6 +243,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     jwtSecret: e.JWT_SECRET,
     secretsKey: e.SECRETS_KEY,
     lineApiBase: e.LINE_API_BASE,
+    ai: {
+      baseUrl: e.AI_BASE_URL,
+      apiKey: e.AI_API_KEY,
+      model: e.AI_MODEL,
+      dailyRequests: e.AI_TENANT_DAILY_REQUESTS,
+      dailyTokens: e.AI_TENANT_DAILY_TOKENS,
+    },
     demo: e.DEMO ?? !e.DATABASE_URL,
     logLevel: e.LOG_LEVEL,
     webDist: e.WEB_DIST,

@@ -131,6 +131,6 @@ export interface TAppContext {
   outbox: TOutbox;
   flows: TFlowRuntime;
   platformTelemetry: TPlatformTelemetryRuntime;
-  /** Files the server keeps (download packages). */
+  /** Files the server keeps (download packages, AI model revisions): config.blobStore's store. */
   blobs: TBlobStore;
 }

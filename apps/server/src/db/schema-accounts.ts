@@ -3,6 +3,7 @@
  * tokens, API keys, the mail outbox.
  * Part of the one Drizzle schema (schema.ts re-exports every schema file); times are epoch ms in `bigint` columns.
  */
+import type { TTenantPlan } from '@tessera/contracts';
 import { boolean, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, epochMs } from './columns.js';
 
@@ -17,6 +18,8 @@ export const tenants = pgTable('tenants', {
   id: serial('id').primaryKey(),
   name: text('name').notNull(),
   vendorClass: text('vendor_class').notNull().default('01'),
+  /** The tenant's plan: what `GET authz/package-policy` reports and the limits it sets (contracts package-policy.ts). */
+  plan: text('plan').$type<TTenantPlan>().notNull().default('standard'),
   createdAt: createdAt(),
 });
 

@@ -10,10 +10,11 @@ import { index, integer, pgTable, primaryKey, serial, text, uniqueIndex } from '
 import { createdAt, epochMs } from './columns.js';
 import { accounts, tenants } from './schema-accounts.js';
 import { devices, projects } from './schema-catalogue.js';
+import { machines } from './schema-machines.js';
 
 /**
- * One request: who asked (`accountId`, a user of the tenant), for what (`target` device: `deviceId`; project: every
- * device of `projectId`, which is always set), under which method of the project at the time, its state and the
+ * One request: who asked (`accountId`, a user of the tenant), for what (`target` device: `deviceId` and its project;
+ * project: every device of `projectId`; machine: `machineId` and every device bound to it), under which method of the project at the time, its state and the
  * owner's answer. At most one pending request per requester and target.
  */
 export const authzRequests = pgTable(
@@ -28,9 +29,10 @@ export const authzRequests = pgTable(
       .references(() => accounts.id, { onDelete: 'cascade' }),
     target: text('target').$type<TAuthzTarget>().notNull(),
     deviceId: integer('device_id').references(() => devices.id, { onDelete: 'set null' }),
-    projectId: integer('project_id')
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    /** The device's or the requested project's project; null for a machine request. */
+    projectId: integer('project_id').references(() => projects.id, { onDelete: 'cascade' }),
+    /** A machine request's machine. */
+    machineId: integer('machine_id').references(() => machines.id, { onDelete: 'cascade' }),
     method: text('method').$type<TDeviceAuthzMethod>().notNull(),
     status: text('status').$type<TAuthzState>().notNull().default('pending'),
     message: text('message').notNull().default(''),
@@ -44,7 +46,7 @@ export const authzRequests = pgTable(
     index('authz_requests_tenant_idx').on(t.tenantId, t.status, t.id),
     index('authz_requests_account_idx').on(t.accountId, t.id),
     uniqueIndex('authz_requests_one_pending_uq')
-      .on(t.accountId, t.target, t.projectId, sql`coalesce(${t.deviceId}, 0)`)
+      .on(t.accountId, t.target, sql`coalesce(${t.projectId}, 0)`, sql`coalesce(${t.deviceId}, 0)`, sql`coalesce(${t.machineId}, 0)`)
       .where(sql`${t.status} = 'pending'`),
   ],
 );

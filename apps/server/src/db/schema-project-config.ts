@@ -12,6 +12,7 @@ import {
   type TBlocklyProperty,
   type TCompileError,
   type TProjectRolePermission,
+  type TRoleKind,
   type TRuleProgram,
 } from '@tessera/contracts';
 import { bytea, createdAt, epochMs } from './columns.js';
@@ -32,9 +33,11 @@ export const projectNotificationEmails = pgTable('project_notification_emails', 
 });
 
 /**
- * Project roles (spec §6 "project roles (component makers)"; docs/decisions/project-roles.md): a named set of
- * permissions (ZProjectRoleInput, at least one) over devices of one project, held by user accounts of the tenant.
- * A role with members is in use and cannot be deleted. The name is unique per project, ignoring case.
+ * Roles of every kind (spec §6 "Device roles (regular users), project roles (component makers) and machine roles";
+ * docs/decisions/roles.md; the table keeps the name it had when project roles were the only kind): a named set of
+ * permissions (at least one) held by user accounts of the tenant, over devices of one project (`project` and
+ * `device` roles: `project_role_devices`) or over machines (`machine` roles: `project_role_machines`). A role with
+ * members is in use and cannot be deleted. The name is unique per tenant, kind and project, ignoring case.
  */
 export const projectRoles = pgTable(
   'project_roles',
@@ -43,16 +46,16 @@ export const projectRoles = pgTable(
     tenantId: integer('tenant_id')
       .notNull()
       .references(() => tenants.id),
-    projectId: integer('project_id')
-      .notNull()
-      .references(() => projects.id, { onDelete: 'cascade' }),
+    /** `project` and `device` roles: the project whose devices they hold; null for `machine` roles. */
+    projectId: integer('project_id').references(() => projects.id, { onDelete: 'cascade' }),
+    kind: text('kind').$type<TRoleKind>().notNull().default('project'),
     name: text('name').notNull(),
     permissions: jsonb('permissions').$type<TProjectRolePermission[]>().notNull(),
     createdAt: createdAt(),
     updatedAt: epochMs('updated_at').notNull(),
   },
   (t) => [
-    uniqueIndex('project_roles_project_name_uq').on(t.projectId, sql`lower(${t.name})`),
+    uniqueIndex('roles_kind_scope_name_uq').on(t.tenantId, t.kind, sql`coalesce(${t.projectId}, 0)`, sql`lower(${t.name})`),
     index('project_roles_tenant_idx').on(t.tenantId),
   ],
 );

@@ -16,3 +16,7 @@ export * from './schema-downloads.js';
 export * from './schema-dashboard.js';
 export * from './schema-platform-telemetry.js';
 export * from './schema-authz.js';
+export * from './schema-machines.js';
+export * from './schema-blobs.js';
+export * from './schema-ai.js';
+export * from './schema-assistant.js';

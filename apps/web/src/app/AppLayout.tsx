@@ -16,16 +16,19 @@ import {
   LogoutOutlined,
   MessageOutlined,
   ProjectOutlined,
+  RobotOutlined,
   SafetyCertificateOutlined,
+  SettingOutlined,
   TeamOutlined,
   UserOutlined,
 } from '@ant-design/icons';
-import { defaultPage, findPage, hasFeature, visibleMenu } from '@tessera/contracts';
+import { canOpenPage, defaultPage, findPage, visibleMenu } from '@tessera/contracts';
 import { Alert, Button, Layout, Menu, Space, Spin, Typography } from 'antd';
 import { type ReactNode, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigate } from 'react-router';
 import { LanguageSwitch } from '../components/LanguageSwitch';
+import { AssistantButton } from '../features/assistant/components/AssistantButton';
 import { useLiveAccess } from '../lib/live';
 import { queryClient } from '../lib/query';
 import { adminReturn, returnToAdmin } from '../lib/session';
@@ -40,9 +43,11 @@ const ICONS: Record<string, ReactNode> = {
   authorisation: <SafetyCertificateOutlined />,
   analytics: <LineChartOutlined />,
   download: <DownloadOutlined />,
+  machine: <SettingOutlined />,
   lineNotify: <MessageOutlined />,
   platformRule: <ApartmentOutlined />,
   platformTelemetry: <FunctionOutlined />,
+  aiModel: <RobotOutlined />,
 };
 
 /** The shell around every logged-in page. */
@@ -68,7 +73,7 @@ export default function AppLayout() {
   }));
   const open = (key: string) => {
     const section = sections.find((s) => s.key === key);
-    const page = section?.pages.find((p) => hasFeature(session.fea, p.code));
+    const page = section?.pages.find((p) => canOpenPage(section, p, session));
     navigate(page?.path ?? defaultPage(session) ?? '/');
   };
 
@@ -83,6 +88,7 @@ export default function AppLayout() {
       <Layout>
         <Layout.Header style={{ background: '#fff', display: 'flex', justifyContent: 'flex-end', alignItems: 'center', paddingInline: 24 }}>
           <Space size="large">
+            <AssistantButton />
             <LanguageSwitch />
             <Typography.Text data-testid="header-email">{session.email}</Typography.Text>
             {session.level === 'admin' && (

@@ -6,6 +6,7 @@
  */
 import { Navigate, type RouteObject } from 'react-router';
 import { adminRoutes } from '../features/admin/routes';
+import { aiModelRoutes } from '../features/ai-models/routes';
 import { alertRoutes } from '../features/alerts/routes';
 import { analyticsRoutes } from '../features/analytics/routes';
 import { authorisationRoutes } from '../features/authorisation/routes';
@@ -14,6 +15,7 @@ import { authRoutes } from '../features/auth/routes';
 import { deviceRoutes } from '../features/devices/routes';
 import { downloadRoutes } from '../features/downloads/routes';
 import { lineRoutes } from '../features/line/routes';
+import { machineRoutes } from '../features/machines/routes';
 import { platformRuleRoutes } from '../features/platform-rules/routes';
 import { platformTelemetryRoutes } from '../features/platform-telemetry/routes';
 import { productRoutes } from '../features/products/routes';
@@ -39,9 +41,11 @@ export const consoleRoutes: RouteObject[] = [
       ...authorisationRoutes,
       ...analyticsRoutes,
       ...downloadRoutes,
+      ...machineRoutes,
       ...lineRoutes,
       ...platformRuleRoutes,
       ...platformTelemetryRoutes,
+      ...aiModelRoutes,
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -40,6 +40,15 @@ export interface TCallOptions {
   quiet?: boolean;
 }
 
+/**
+ * Options of an upload ({@link THttp.upload}): `onProgress` hears the bytes sent of the request body (the multipart
+ * body, a little more than the file); `signal` cancels (the call fails with code `CANCELLED`).
+ */
+export interface TUploadOptions extends TCallOptions {
+  onProgress?: (sentBytes: number, totalBytes: number) => void;
+  signal?: AbortSignal;
+}
+
 /** Client settings; the defaults are the spec's, tests shorten the timings and point at a local server. */
 export interface THttpSettings {
   baseUrl?: string;
@@ -81,8 +90,93 @@ export function createHttp(settings: THttpSettings = {}) {
   const maxRetries = settings.maxRetries ?? MAX_RETRIES;
   let refreshing: Promise<boolean> | null = null;
 
-  /** One round trip, body read included, under the timeout. */
-  async function send(method: string, url: string, body: unknown, token: string | null, asBlob = false): Promise<TRaw> {
+  /**
+   * An upload's round trip through XMLHttpRequest, the one browser API that reports how much of a request body went
+   * out (fetch does not). The timeout counts from the last progress, so a large file on a slow link is not cut off
+   * while it moves.
+   */
+  function sendWithProgress(
+    method: string,
+    url: string,
+    body: FormData,
+    headers: Record<string, string>,
+    opts: TUploadOptions,
+  ): Promise<TRaw> {
+    return new Promise((resolve, reject) => {
+      const xhr = new XMLHttpRequest();
+      let stopped: 'timeout' | 'cancelled' | null = null;
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const arm = () => {
+        clearTimeout(timer);
+        timer = setTimeout(() => {
+          stopped = 'timeout';
+          xhr.abort();
+        }, timeoutMs);
+      };
+      const cancel = () => {
+        stopped = 'cancelled';
+        xhr.abort();
+      };
+      const done = () => {
+        clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', cancel);
+      };
+      xhr.open(method, `${baseUrl}${url}`);
+      for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+      xhr.upload.onprogress = (e) => {
+        arm();
+        opts.onProgress?.(e.loaded, e.lengthComputable ? e.total : 0);
+      };
+      xhr.onprogress = arm;
+      xhr.onload = () => {
+        done();
+        const text = xhr.responseText;
+        const type = xhr.getResponseHeader('content-type') ?? '';
+        const data = xhr.status !== 204 && type.includes('json') && text ? JSON.parse(text) : text || undefined;
+        const responseHeaders = new Headers();
+        for (const line of xhr.getAllResponseHeaders().trim().split(/\r?\n/)) {
+          const at = line.indexOf(':');
+          if (at > 0) responseHeaders.append(line.slice(0, at).trim(), line.slice(at + 1).trim());
+        }
+        resolve({
+          ok: xhr.status >= 200 && xhr.status < 300,
+          status: xhr.status,
+          statusText: xhr.statusText,
+          headers: responseHeaders,
+          data,
+        });
+      };
+      xhr.onerror = () => {
+        done();
+        emitHttpEvent({ type: 'offline' });
+        reject(new HttpError(0, 'OFFLINE', `connection problem: ${method} ${url}`));
+      };
+      xhr.onabort = () => {
+        done();
+        if (stopped === 'timeout') reject(new HttpError(0, 'TIMEOUT', `no progress within ${timeoutMs} ms: ${method} ${url}`));
+        else reject(new HttpError(0, 'CANCELLED', `cancelled: ${method} ${url}`));
+      };
+      if (opts.signal?.aborted) return cancel();
+      opts.signal?.addEventListener('abort', cancel, { once: true });
+      arm();
+      xhr.send(body);
+    });
+  }
+
+  /** One round trip, body read included, under the timeout; an upload with progress goes through {@link sendWithProgress}. */
+  async function send(
+    method: string,
+    url: string,
+    body: unknown,
+    token: string | null,
+    asBlob = false,
+    upload?: TUploadOptions,
+  ): Promise<TRaw> {
+    if (upload) {
+      const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': getLanguage() };
+      if (token) headers.Authorization = `Bearer ${token}`;
+      return sendWithProgress(method, url, body as FormData, headers, upload);
+    }
     const ctrl = new AbortController();
     const timer = setTimeout(() => ctrl.abort(), timeoutMs);
     const headers: Record<string, string> = { Accept: 'application/json', 'Accept-Language': getLanguage() };
@@ -151,13 +245,20 @@ export function createHttp(settings: THttpSettings = {}) {
     return err;
   }
 
-  async function request(method: string, path: string, body: unknown, opts: TCallOptions, asBlob = false): Promise<TRaw> {
+  async function request(
+    method: string,
+    path: string,
+    body: unknown,
+    opts: TCallOptions,
+    asBlob = false,
+    upload?: TUploadOptions,
+  ): Promise<TRaw> {
     const hadToken = Boolean(getSession().token);
     let refreshed = false;
     let retries = 0;
     for (;;) {
       const token = getSession().token;
-      const raw = await send(method, path, body, token, asBlob).catch((e: HttpError) => {
+      const raw = await send(method, path, body, token, asBlob, upload).catch((e: HttpError) => {
         throw fail(e, hadToken, opts);
       });
       if (raw.ok) return raw;
@@ -186,6 +287,12 @@ export function createHttp(settings: THttpSettings = {}) {
     /** POST a JSON body, or a FormData (multipart upload) → parsed JSON (undefined for 204). */
     post: async <T>(path: string, body?: unknown, opts: TCallOptions = {}): Promise<T> =>
       (await request('POST', path, body, opts)).data as T,
+    /**
+     * POST a FormData (a file upload) reporting its progress (`opts.onProgress`), cancellable (`opts.signal`) →
+     * parsed JSON. The same policy as every call (refresh and retry, dialogs, logout); a cancel fails with `CANCELLED`.
+     */
+    upload: async <T>(path: string, body: FormData, opts: TUploadOptions = {}): Promise<T> =>
+      (await request('POST', path, body, opts, false, opts)).data as T,
     /** PUT a JSON body → parsed JSON (undefined for 204). */
     put: async <T>(path: string, body?: unknown, opts: TCallOptions = {}): Promise<T> => (await request('PUT', path, body, opts)).data as T,
     /** DELETE → parsed JSON (undefined for 204). */

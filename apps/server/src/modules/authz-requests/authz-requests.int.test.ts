@@ -178,7 +178,7 @@ describe(`authorisation requests (${TEST_DB_KIND})`, () => {
       ['GET', () => authzPaths.requests, 'any'],
       ['POST', () => authzPaths.client, 'any', () => ({ device: 'A001' })],
       ['PUT', () => authzPaths.request(1), 'any', () => ({ decision: 'deny' })],
-      ['GET', () => authzPaths.users, 'vendor'],
+      ['GET', () => authzPaths.users, 'any'],
       ['GET', () => authzPaths.deviceIds, 'any'],
       ['GET', () => authzPaths.qrCode(d[0].tangram_id), 'vendor'],
     ];
@@ -191,7 +191,7 @@ describe(`authorisation requests (${TEST_DB_KIND})`, () => {
       for (const path of [authzPaths.requests, authzPaths.users, authzPaths.qrCode(d[0].tangram_id)]) {
         expect((await server.api('GET', path, { token: vendor.token })).status).toBe(200);
       }
-      for (const path of [authzPaths.requests, authzPaths.deviceIds]) {
+      for (const path of [authzPaths.requests, authzPaths.deviceIds, authzPaths.users]) {
         expect((await server.api('GET', path, { token: user.token })).status).toBe(200);
       }
     });

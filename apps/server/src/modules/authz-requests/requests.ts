@@ -1,10 +1,12 @@
 /**
  * Authorisation requests (spec §4 "Authorisation requests for devices, projects and machines can be allowed or denied
- * by the owner"; §7 `/client-authz/v1`; docs/decisions/authorisation.md): a user asks for a device or its whole
- * project, with the proof its project's method asks for; the tenant's vendors allow or deny with a note and may
- * revoke what they allowed; the requester may cancel while it is pending. An allowed device request is a
- * `device_authz` row, an allowed project request a `project_authz` row; revoking deletes it. Every request stays in
- * the history with its answer. Every query is scoped to the caller's tenant: another tenant's request answers 404.
+ * by the owner"; §6 "manager versus all visibility"; §7 `/client-authz/v1`; docs/decisions/authorisation.md): a user
+ * asks for a device, its whole project or a machine, with the proof the project's method asks for; the tenant's
+ * vendors — and the managers of the device or machine (users whose role there includes `manage_access`) — allow or
+ * deny with a note and may revoke what was allowed; the requester may cancel while it is pending. An allowed device
+ * request is a `device_authz` row, a project request a `project_authz` row, a machine request a `machine_authz` row;
+ * revoking deletes it. Every request stays in the history with its answer. Every query is scoped to the caller's
+ * tenant: another tenant's request answers 404, and so does one a user neither made nor manages.
  */
 import {
   AUTHZ_PENDING_MAX,
@@ -30,7 +32,8 @@ import type { TPrincipal } from '../../core/principal.js';
 import type { Db } from '../../db/client.js';
 import { pageOf } from '../../db/paging.js';
 import { isUniqueViolation } from '../../db/sql-helpers.js';
-import { accounts, authzRequests, deviceAuthz, devices, projectAuthz, projects } from '../../db/schema.js';
+import { accounts, authzRequests, deviceAuthz, devices, machineAuthz, machines, projectAuthz, projects } from '../../db/schema.js';
+import { roleGrantedDeviceIds, roleGrantedMachineIds } from '../project-roles/grants.js';
 import { directlyAuthorisedIds, visibleDevicesCondition } from '../devices/access.js';
 import { checkProof, qrClaimCode } from './proofs.js';
 
@@ -43,6 +46,7 @@ const requestColumns = {
   deviceTangramId: devices.tangramId,
   deviceName: devices.name,
   projectName: projects.name,
+  machineName: machines.name,
   requesterEmail: accounts.email,
   deciderEmail: decider.email,
 };
@@ -50,7 +54,8 @@ type TRequestRow = {
   request: typeof authzRequests.$inferSelect;
   deviceTangramId: string | null;
   deviceName: string | null;
-  projectName: string;
+  projectName: string | null;
+  machineName: string | null;
   requesterEmail: string;
   deciderEmail: string | null;
 };
@@ -59,7 +64,8 @@ function selectRequests(db: Db) {
   return db
     .select(requestColumns)
     .from(authzRequests)
-    .innerJoin(projects, eq(projects.id, authzRequests.projectId))
+    .leftJoin(projects, eq(projects.id, authzRequests.projectId))
+    .leftJoin(machines, eq(machines.id, authzRequests.machineId))
     .innerJoin(accounts, eq(accounts.id, authzRequests.accountId))
     .leftJoin(devices, eq(devices.id, authzRequests.deviceId))
     .leftJoin(decider, eq(decider.id, authzRequests.decidedBy));
@@ -73,7 +79,8 @@ function present(row: TRequestRow): TAuthzRequest {
     status: r.status,
     method: r.method,
     device: row.deviceTangramId ? { tangram_id: row.deviceTangramId, name: row.deviceName ?? '' } : null,
-    project: { id: r.projectId, name: row.projectName },
+    project: r.projectId !== null ? { id: r.projectId, name: row.projectName ?? '' } : null,
+    machine: r.machineId !== null ? { id: r.machineId, name: row.machineName ?? '' } : null,
     requester: { account_id: r.accountId, email: row.requesterEmail },
     message: r.message,
     note: r.note,
@@ -84,10 +91,34 @@ function present(row: TRequestRow): TAuthzRequest {
   };
 }
 
-/** The requests `principal` may read: its tenant's (vendors, admins) or its own (users). */
+/**
+ * The requests a user manages (spec §6 "manager versus all visibility"): device requests for devices, and machine
+ * requests for machines, that one of its roles holds with `manage_access`. Project requests stay the vendor's.
+ */
+function managedBy(principal: TPrincipal): SQL {
+  return or(
+    and(
+      eq(authzRequests.target, 'device'),
+      sql`${authzRequests.deviceId} in (${roleGrantedDeviceIds(principal.accountId, 'manage_access')})`,
+    ),
+    and(
+      eq(authzRequests.target, 'machine'),
+      sql`${authzRequests.machineId} in (${roleGrantedMachineIds(principal.accountId, 'manage_access')})`,
+    ),
+  )!;
+}
+
+/** The requests `principal` may read: its tenant's (vendors, admins), or its own and those it manages (users). */
 function readableBy(principal: TPrincipal): SQL {
   const ofTenant = eq(authzRequests.tenantId, principal.tenantId);
-  return principal.level === 'user' ? and(ofTenant, eq(authzRequests.accountId, principal.accountId))! : ofTenant;
+  if (principal.level !== 'user') return ofTenant;
+  return and(ofTenant, or(eq(authzRequests.accountId, principal.accountId), managedBy(principal)))!;
+}
+
+/** The requests `principal` may answer: its tenant's (vendors, admins) or those it manages (users). */
+function answerableBy(principal: TPrincipal): SQL {
+  const ofTenant = eq(authzRequests.tenantId, principal.tenantId);
+  return principal.level === 'user' ? and(ofTenant, managedBy(principal))! : ofTenant;
 }
 
 async function requestOf(db: Db, principal: TPrincipal, id: number): Promise<TAuthzRequest> {
@@ -107,6 +138,7 @@ async function requestOf(db: Db, principal: TPrincipal, id: number): Promise<TAu
 export async function createRequest(db: Db, principal: TPrincipal, raw: TAuthzRequestInput, nowMs: number): Promise<TAuthzRequest> {
   if (principal.level !== 'user') throw forbidden('vendors and admins hold every device of their tenant already');
   const input = ZAuthzRequestInput.parse(raw);
+  if (input.target === 'machine') return createMachineRequest(db, principal, input.device, input.message, nowMs);
   const named = input.device;
   // Serial numbers are stored as their Tangram ID part (hex, left-padded, upper case): "a1" names 0000000000A1.
   const serial = SERIAL_TEXT.test(named) ? formatTangramPart('serial_number', named) : named;
@@ -133,6 +165,63 @@ export async function createRequest(db: Db, principal: TPrincipal, raw: TAuthzRe
           .from(projectAuthz)
           .where(and(eq(projectAuthz.projectId, device.projectId), eq(projectAuthz.accountId, principal.accountId)));
   if (held.length > 0) throw conflict(`you already have access to this ${input.target}`, ErrorCode.AuthzAlreadyGranted);
+  return insertRequest(db, principal, {
+    target: input.target,
+    deviceId: input.target === 'device' ? device.id : null,
+    projectId: device.projectId,
+    machineId: null,
+    method,
+    message: input.message,
+    createdAt: nowMs,
+  });
+}
+
+/**
+ * A machine request: `named` is the machine's serial number or name (ignoring case) in the caller's tenant; no proof.
+ * @throws AppError 404 for an unknown machine; 409 CONFLICT when the text names several; 409 AUTHZ_ALREADY_GRANTED
+ * when the caller holds the machine through an earlier request; the pending limits of {@link insertRequest}.
+ */
+async function createMachineRequest(db: Db, principal: TPrincipal, named: string, message: string, nowMs: number): Promise<TAuthzRequest> {
+  const found = await db
+    .select({ id: machines.id, serial: machines.serialNumber })
+    .from(machines)
+    .where(
+      and(
+        eq(machines.tenantId, principal.tenantId),
+        or(sql`lower(${machines.serialNumber}) = lower(${named})`, sql`lower(${machines.name}) = lower(${named})`),
+      ),
+    )
+    .limit(3);
+  if (found.length === 0) throw notFound('machine');
+  const bySerial = found.filter((m) => m.serial.toLowerCase() === named.toLowerCase());
+  const candidates = bySerial.length > 0 ? bySerial : found;
+  if (candidates.length > 1) throw conflict('several machines match: use the serial number');
+  const machineId = candidates[0].id;
+  const [held] = await db
+    .select({ id: machineAuthz.machineId })
+    .from(machineAuthz)
+    .where(and(eq(machineAuthz.machineId, machineId), eq(machineAuthz.accountId, principal.accountId)));
+  if (held) throw conflict('you already have access to this machine', ErrorCode.AuthzAlreadyGranted);
+  return insertRequest(db, principal, {
+    target: 'machine',
+    deviceId: null,
+    projectId: null,
+    machineId,
+    method: 'all',
+    message,
+    createdAt: nowMs,
+  });
+}
+
+/**
+ * Stores a pending request of `principal`.
+ * @throws AppError 409 AUTHZ_STATE when the same request is pending or it has {@link AUTHZ_PENDING_MAX} pending.
+ */
+async function insertRequest(
+  db: Db,
+  principal: TPrincipal,
+  values: Omit<typeof authzRequests.$inferInsert, 'tenantId' | 'accountId'>,
+): Promise<TAuthzRequest> {
   const [{ pending }] = await db
     .select({ pending: count() })
     .from(authzRequests)
@@ -143,16 +232,7 @@ export async function createRequest(db: Db, principal: TPrincipal, raw: TAuthzRe
   try {
     const [created] = await db
       .insert(authzRequests)
-      .values({
-        tenantId: principal.tenantId,
-        accountId: principal.accountId,
-        target: input.target,
-        deviceId: input.target === 'device' ? device.id : null,
-        projectId: device.projectId,
-        method,
-        message: input.message,
-        createdAt: nowMs,
-      })
+      .values({ ...values, tenantId: principal.tenantId, accountId: principal.accountId })
       .returning({ id: authzRequests.id });
     return await requestOf(db, principal, created.id);
   } catch (err) {
@@ -194,9 +274,15 @@ export async function decideRequest(
 ): Promise<TDecisionResult> {
   const { decision, note } = ZAuthzDecisionInput.parse(raw);
   const before = await requestOf(db, principal, id);
-  const isOwner = principal.level !== 'user';
-  if (decision === 'cancel' ? before.requester.account_id !== principal.accountId : !isOwner) {
-    throw forbidden(decision === 'cancel' ? 'only the requester cancels a request' : 'only the owner answers a request');
+  const mayAnswer = async () =>
+    (
+      await db
+        .select({ id: authzRequests.id })
+        .from(authzRequests)
+        .where(and(eq(authzRequests.id, id), answerableBy(principal)))
+    ).length > 0;
+  if (decision === 'cancel' ? before.requester.account_id !== principal.accountId : !(await mayAnswer())) {
+    throw forbidden(decision === 'cancel' ? 'only the requester cancels a request' : 'only the owner or a manager answers a request');
   }
   const { from, to } = TRANSITIONS[decision];
   const stateError = () => new AppError(409, ErrorCode.AuthzState, `the request is ${before.status}; ${decision} needs a ${from} request`);
@@ -216,8 +302,11 @@ export async function decideRequest(
       .returning();
     if (!row) throw stateError();
     if (decision === 'allow') {
-      if (row.target === 'project') {
+      if (row.target === 'project' && row.projectId !== null) {
         await tx.insert(projectAuthz).values({ projectId: row.projectId, accountId: row.accountId }).onConflictDoNothing();
+      } else if (row.target === 'machine') {
+        if (row.machineId === null) throw new AppError(409, ErrorCode.AuthzState, 'the machine of this request was deleted');
+        await tx.insert(machineAuthz).values({ machineId: row.machineId, accountId: row.accountId }).onConflictDoNothing();
       } else {
         if (row.deviceId === null) throw new AppError(409, ErrorCode.AuthzState, 'the device of this request was deleted');
         await tx.insert(deviceAuthz).values({ deviceId: row.deviceId, accountId: row.accountId }).onConflictDoNothing();
@@ -225,8 +314,10 @@ export async function decideRequest(
       return row.accountId;
     }
     if (decision === 'revoke') {
-      if (row.target === 'project') {
+      if (row.target === 'project' && row.projectId !== null) {
         await tx.delete(projectAuthz).where(and(eq(projectAuthz.projectId, row.projectId), eq(projectAuthz.accountId, row.accountId)));
+      } else if (row.target === 'machine' && row.machineId !== null) {
+        await tx.delete(machineAuthz).where(and(eq(machineAuthz.machineId, row.machineId), eq(machineAuthz.accountId, row.accountId)));
       } else if (row.deviceId !== null) {
         await tx.delete(deviceAuthz).where(and(eq(deviceAuthz.deviceId, row.deviceId), eq(deviceAuthz.accountId, row.accountId)));
       }
@@ -238,19 +329,32 @@ export async function decideRequest(
 }
 
 /**
- * GET device-authz: the requests `principal` may read (vendors: the tenant's; users: their own), newest first,
- * filtered by state, target, creation period and `q` (requester email, device name or Tangram ID, project name).
+ * GET device-authz: the requests `principal` may read (vendors: the tenant's; users: their own and those they
+ * manage), newest first, filtered by state, target, creation period and `q` (requester email, device name or Tangram
+ * ID, project or machine name).
  */
 export async function listRequests(db: Db, principal: TPrincipal, query: TAuthzRequestQuery): Promise<TPage<TAuthzRequest>> {
   const like = query.q ? `%${query.q}%` : null;
+  const scoped =
+    principal.level !== 'user' || !query.scope
+      ? readableBy(principal)
+      : query.scope === 'mine'
+        ? and(eq(authzRequests.tenantId, principal.tenantId), eq(authzRequests.accountId, principal.accountId))
+        : answerableBy(principal);
   const where = and(
-    readableBy(principal),
+    scoped,
     query.status ? eq(authzRequests.status, query.status) : undefined,
     query.target ? eq(authzRequests.target, query.target) : undefined,
     query.from !== undefined ? gte(authzRequests.createdAt, Number(query.from)) : undefined,
     query.to !== undefined ? lte(authzRequests.createdAt, Number(query.to)) : undefined,
     like
-      ? or(ilike(accounts.email, like), ilike(devices.name, like), ilike(devices.tangramId, like), ilike(projects.name, like))
+      ? or(
+          ilike(accounts.email, like),
+          ilike(devices.name, like),
+          ilike(devices.tangramId, like),
+          ilike(projects.name, like),
+          ilike(machines.name, like),
+        )
       : undefined,
   );
   return pageOf(
@@ -258,7 +362,8 @@ export async function listRequests(db: Db, principal: TPrincipal, query: TAuthzR
     db
       .select({ total: count() })
       .from(authzRequests)
-      .innerJoin(projects, eq(projects.id, authzRequests.projectId))
+      .leftJoin(projects, eq(projects.id, authzRequests.projectId))
+      .leftJoin(machines, eq(machines.id, authzRequests.machineId))
       .innerJoin(accounts, eq(accounts.id, authzRequests.accountId))
       .leftJoin(devices, eq(devices.id, authzRequests.deviceId))
       .where(where),
@@ -267,14 +372,17 @@ export async function listRequests(db: Db, principal: TPrincipal, query: TAuthzR
   );
 }
 
-/** GET users: who holds access through an allowed request of the tenant, newest first; `q` filters by email. */
+/**
+ * GET users: who holds access through an allowed request — of the tenant (vendors, admins) or of what a user manages
+ * — newest first; `q` filters by email.
+ */
 export async function listHolders(
   db: Db,
   principal: TPrincipal,
   query: { page: number; limit: number; q?: string },
 ): Promise<TPage<TAuthzHolder>> {
   const where = and(
-    eq(authzRequests.tenantId, principal.tenantId),
+    answerableBy(principal),
     eq(authzRequests.status, 'allowed'),
     query.q ? ilike(accounts.email, `%${query.q}%`) : undefined,
   );
@@ -291,6 +399,7 @@ export async function listHolders(
         target: r.target,
         device: r.device,
         project: r.project,
+        machine: r.machine,
         since: r.decided_at ?? r.created_at,
       };
     },

@@ -2,7 +2,8 @@
  * `/client-authz/v1` (spec §7 "Client authorisation: device-authz list, client, PUT {id}, users, device-ids";
  * docs/decisions/authorisation.md): authorisation requests for accounts granted the authorisation section (feature
  * code 6). Users ask (`client`), cancel and read their own; vendors and admins read the tenant's, answer, revoke, list
- * who holds access (`users`) and print a device's QR claim code. Each answer (allow, deny, revoke) is announced on
+ * who holds access (`users`) and print a device's QR claim code; a user whose role includes `manage_access` reads,
+ * answers and revokes the device and machine requests of what it manages, and lists their holders. Each answer (allow, deny, revoke) is announced on
  * the requester's `live/accounts/{id}/access`: its console refetches, and a revoked device's live stream stops at once.
  */
 import {
@@ -17,7 +18,6 @@ import {
   ZIdParam,
   ZListQuery,
   ZTangramIdParam,
-  claimPath,
   topics,
 } from '@tessera/contracts';
 import type { TApp } from '../../core/app-type.js';
@@ -52,7 +52,7 @@ export async function authzRequestRoutes(app: TApp, ctx: TAppContext): Promise<v
       return request;
     },
   );
-  app.get('/users', { ...owners, schema: { tags, querystring: ZListQuery, response: { 200: ZAuthzHolderList } } }, (req) =>
+  app.get('/users', { ...granted, schema: { tags, querystring: ZListQuery, response: { 200: ZAuthzHolderList } } }, (req) =>
     listHolders(db, principalOf(req), req.query),
   );
   app.get('/device-ids', { ...granted, schema: { tags, response: { 200: ZAuthzDeviceIds } } }, async (req) => ({

@@ -72,6 +72,25 @@ export const DEMO_DEVICES: readonly { serial: string; name: string }[] = [
   { serial: 'DE0000000005', name: 'Compressor' },
 ];
 export const DEMO_USER_DEVICE_COUNT = 2;
+/**
+ * The demo machine configure (docs/decisions/machines.md): an air compressor whose motor and compressor head are
+ * each watched by a device of the demo product, with the demo project's keys that matter for each part.
+ */
+export const DEMO_MACHINE_CONFIGURE = {
+  name: 'Air compressor',
+  description: 'Motor-driven screw compressor: drive current and vibration, head temperature and humidity',
+  components: [
+    { name: 'Motor', keys: ['current', 'vibration'] },
+    { name: 'Compressor head', keys: ['temperature', 'humidity'] },
+  ],
+} as const;
+/** The demo machine: one air compressor on the demo line, its components bound to the first demo devices in order. */
+export const DEMO_MACHINE = {
+  name: 'Compressor #1',
+  serial_number: 'AC-2026-0001',
+  location: 'Demo Factory Line, bay 3',
+  machine_class: 'group2_rigid',
+} as const;
 /** The message of the demo user's (allowed) requests for its devices. */
 export const DEMO_REQUEST_MESSAGE = 'For the morning shift';
 

@@ -3,7 +3,10 @@ import {
   DAY_MS,
   dashboardPaths,
   DEFAULT_FEATURES,
+  machinePaths,
   paths,
+  type TMachineConfigureList,
+  type TMachineInstanceList,
   type TDashboardPageList,
   type TDashboardState,
   type TStatisticsSummary,
@@ -22,8 +25,17 @@ import { buildVendor } from '../../../test/factories.js';
 import { openTestDatabase, startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { sha256, verifyPassword } from '../../core/crypto.js';
 import type { Database } from '../../db/client.js';
-import { accounts, deviceAuthz, devices, products, projects, telemetryLatest, tenants } from '../../db/schema.js';
-import { DEMO_ACCOUNTS, DEMO_DASHBOARD_NAME, DEMO_PASSWORD, DEMO_RULE, DEMO_STATUS_GROUPS } from './demo-data.js';
+import { accounts, deviceAuthz, devices, machines, products, projects, telemetryLatest, tenants } from '../../db/schema.js';
+import {
+  DEMO_ACCOUNTS,
+  DEMO_DASHBOARD_NAME,
+  DEMO_DEVICES,
+  DEMO_MACHINE,
+  DEMO_MACHINE_CONFIGURE,
+  DEMO_PASSWORD,
+  DEMO_RULE,
+  DEMO_STATUS_GROUPS,
+} from './demo-data.js';
 import { DEMO_HISTORY_DAYS, historyStepMs } from './history.js';
 import { rotateDemoSecrets } from './seed.js';
 
@@ -108,11 +120,30 @@ describe(`demo seed (${TEST_DB_KIND})`, () => {
     for (const r of list.body.data) expect((await server.api('POST', platformRulePaths.action(r.id, 'apply'), { token })).status).toBe(200);
   });
 
+  it('gives the demo vendor an air compressor whose motor and head are the first two demo devices, with the project’s keys', async () => {
+    const token = await tokenOf(server, 'vendor@example.com');
+    const configures = (await server.api<TMachineConfigureList>('GET', machinePaths.configures, { token })).body;
+    expect(configures.data).toEqual([expect.objectContaining({ name: DEMO_MACHINE_CONFIGURE.name, instance_count: 1, in_use: true })]);
+    const components = configures.data[0].components;
+    expect(components.map((c) => [c.name, c.keys])).toEqual(DEMO_MACHINE_CONFIGURE.components.map((c) => [c.name, [...c.keys]]));
+    const device = (await server.api<{ data: TDevice[] }>('GET', paths.devices, { token })).body.data[0];
+    const detail = await server.api<TDeviceDetail>('GET', paths.deviceV2(device.tangram_id), { token });
+    const projectKeys = detail.body.sensors.map((s) => s.key);
+    for (const c of components) expect(projectKeys).toEqual(expect.arrayContaining(c.keys));
+    const machines = (await server.api<TMachineInstanceList>('GET', machinePaths.instances, { token })).body;
+    expect(machines.data).toHaveLength(1);
+    expect(machines.data[0]).toMatchObject({ ...DEMO_MACHINE, configure_name: DEMO_MACHINE_CONFIGURE.name });
+    expect(machines.data[0].components.map((c) => c.device?.name)).toEqual(DEMO_DEVICES.slice(0, 2).map((d) => d.name));
+  });
+
   it('authorises the demo user for exactly 2 of the 5 devices', async () => {
     const token = await tokenOf(server, 'user@example.com');
     const list = await server.api<{ data: TDevice[]; total_items: number }>('GET', paths.devices, { token });
     expect(list.body.total_items).toBe(2);
     expect(list.body.data.map((d) => d.sno).sort()).toEqual(['DE0000000001', 'DE0000000002']);
+    // …and holds the compressor through an allowed machine request (its equipment page lists it).
+    const held = (await server.api<TMachineInstanceList>('GET', machinePaths.instances, { token })).body;
+    expect(held.data.map((m) => m.name)).toEqual([DEMO_MACHINE.name]);
   });
 
   it('streams: the in-process simulator’s telemetry reaches the database for the demo devices', async () => {
@@ -135,6 +166,8 @@ describe(`demo seed (${TEST_DB_KIND})`, () => {
       expect(rows.find((r) => r.tangramId === d.tangramId)?.secretHash).toBe(sha256(d.secret));
       expect([...(d.keys ?? [])].sort()).toEqual(['current', 'humidity', 'temperature', 'vibration']);
     }
+    // The compressor's motor (the first demo device) is the one whose vibration drifts into zone C.
+    expect(sim!.map((d) => d.vibrationProfile)).toEqual(['drifting', 'steady', 'steady', 'steady', 'steady']);
   });
 
   it('starts with a week of history written in the background: daily temperature cycles and current excursions', async () => {
@@ -201,6 +234,7 @@ describe(`demo seed (${TEST_DB_KIND})`, () => {
     expect(await db.select().from(projects)).toHaveLength(1);
     expect(await db.select().from(devices)).toHaveLength(5);
     expect(await db.select().from(deviceAuthz)).toHaveLength(2);
+    expect(await db.select().from(machines)).toHaveLength(1);
     const after = await hashes();
     expect(after).toHaveLength(5);
     for (const h of after) expect(before).not.toContain(h);

@@ -2,13 +2,14 @@
  * The demo's history: on a new demo install, 7 days of the demo devices' telemetry before the start, so every
  * chart, dashboard and analytic shows something at once. Values come from the simulator's own generators
  * (@tessera/device-sim: the daily temperature and humidity cycle, the motor current's 10-minute duty cycle whose
- * peaks pass the demo rule's 1.9 A), one point a minute for current (every excursion is sampled) and one every five
- * minutes for the other keys. They are written through the ingest batch writer in large batches — raw rows, their
- * 1-min and 1-h rollups and the latest values aggregated inside the database, one statement per batch — while the
- * server already serves (docs/decisions/catalogue.md "History").
+ * peaks pass the demo rule's 1.9 A, a `drifting` device's vibration excursions into ISO 10816-3 zone C every 2 h), one
+ * point a minute for current (every excursion is sampled) and one every five minutes for the other keys. They are
+ * written through the ingest batch writer in large batches — raw rows, their 1-min and 1-h rollups and the latest
+ * values aggregated inside the database, one statement per batch — while the server already serves
+ * (docs/decisions/catalogue.md "History").
  */
 import { DAY_MS } from '@tessera/contracts';
-import { seededRandom, valuesOf } from '@tessera/device-sim';
+import { seededRandom, type TVibrationProfile, valuesOf } from '@tessera/device-sim';
 import type { Db } from '../../db/client.js';
 import { type TTelemetryRowIn, writeIngestBatch } from '../telemetry/write.js';
 
@@ -21,10 +22,11 @@ export const DEMO_HISTORY_DAYS = 7;
 const BATCH_POINTS = 5_000;
 const MINUTE_MS = 60_000;
 
-/** A demo device to backfill: its id and telemetry keys. */
+/** A demo device to backfill: its id, telemetry keys and how its vibration behaves (`steady` when absent). */
 export interface TDemoHistoryDevice {
   id: number;
   keys: readonly string[];
+  vibrationProfile?: TVibrationProfile;
 }
 
 /** Milliseconds between backfilled points of `key`: a minute for the motor current, five for the rest. */
@@ -43,7 +45,7 @@ export function demoHistoryPoints(device: TDemoHistoryDevice, n: number, endMs: 
     const step = historyStepMs(key);
     const last = Math.floor(endMs / step) * step;
     for (let ts = last - Math.floor((days * DAY_MS) / step) * step; ts <= last; ts += step) {
-      const [v1, v2 = null, v3 = null] = valuesOf(key, ts, rnd);
+      const [v1, v2 = null, v3 = null] = valuesOf(key, ts, rnd, device.vibrationProfile);
       rows.push({ deviceId: device.id, key, ts, svcRecvTs: ts, v1, v2, v3 });
     }
   }

@@ -1,14 +1,23 @@
 /**
  * Loads the demo on a database without accounts: tenants, the three logins, a product class and
- * product, a project on the motor & environment module with status groups and a simple rule, five devices, and the
- * user's authorisation for two of them. One transaction: a failure leaves the database empty, so the next start retries.
+ * product, a project on the motor & environment module with status groups and a simple rule, five devices, the
+ * user's authorisation for two of them, and an air-compressor machine over the first two devices (the user holds it). One transaction: a failure leaves the database empty, so the next start retries.
  * Then the vendor's and the user's first dashboard page, through the dashboard service (its checks apply).
  */
 import { count, eq } from 'drizzle-orm';
 import { DEFAULT_FEATURES, ZFlowGraph } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { hashPassword } from '../../core/crypto.js';
-import { accounts, authzRequests, deviceAuthz, platformRules, productClasses, tangramProducts, tenants } from '../../db/schema.js';
+import {
+  accounts,
+  authzRequests,
+  deviceAuthz,
+  machineAuthz,
+  platformRules,
+  productClasses,
+  tangramProducts,
+  tenants,
+} from '../../db/schema.js';
 import { registerDevices } from '../devices/register-devices.js';
 import { MOTOR_ENV_MODEL_NUMBER } from '../products/catalogue-data.js';
 import { createProduct } from '../products/product-service.js';
@@ -18,6 +27,8 @@ import * as demo from './demo-data.js';
 import type { TRuleChanges } from '../../core/context.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { createPage, saveWidgets } from '../dashboard/dashboard-service.js';
+import { createMachineConfigure } from '../machines/save-configure.js';
+import { createMachineInstance } from '../machines/save-instance.js';
 
 /**
  * Seeds the demo when the database has no accounts. Needs the catalogue (ensureCatalogue) to exist.
@@ -82,6 +93,31 @@ export async function seedDemoIfEmpty(db: Db, ruleChanges: TRuleChanges): Promis
         decidedAt,
       })),
     );
+    const configure = await createMachineConfigure(tx, tenant.id, {
+      ...demo.DEMO_MACHINE_CONFIGURE,
+      image_url: null,
+      components: demo.DEMO_MACHINE_CONFIGURE.components.map((c) => ({ ...c, keys: [...c.keys], product_id: product.id })),
+    });
+    const vendorPrincipal: TPrincipal = { ...vendor, accountId: vendor.id, fea: vendor.features, via: 'jwt' };
+    const machine = await createMachineInstance(tx, vendorPrincipal, {
+      ...demo.DEMO_MACHINE,
+      configure_id: configure.id,
+      bindings: configure.components.map((c, i) => ({ component_id: c.id, device_id: devices[i].id })),
+    });
+    // The user holds the compressor too, through an allowed machine request: its equipment page lists it.
+    await tx.insert(machineAuthz).values({ machineId: machine.id, accountId: user.id });
+    await tx.insert(authzRequests).values({
+      tenantId: tenant.id,
+      accountId: user.id,
+      target: 'machine',
+      machineId: machine.id,
+      projectId: null,
+      method: 'all',
+      status: 'allowed',
+      message: demo.DEMO_REQUEST_MESSAGE,
+      decidedBy: vendor.id,
+      decidedAt,
+    });
     for (const rule of demo.demoPlatformRules(project.id)) {
       const graph = ZFlowGraph.parse(rule.graph);
       const start = graph.nodes.find((n) => n.type === 'start');

@@ -66,7 +66,7 @@ export async function rotateDemoSecrets(db: Db): Promise<TDemoDevice[] | null> {
   const [vendor] = await db.select({ tenantId: accounts.tenantId }).from(accounts).where(eq(accounts.email, demo.DEMO_VENDOR_EMAIL));
   if (!vendor) return null;
   const rows = await db
-    .select({ id: devices.id, tangramId: devices.tangramId, projectId: devices.projectId })
+    .select({ id: devices.id, tangramId: devices.tangramId, projectId: devices.projectId, serialNumber: devices.serialNumber })
     .from(devices)
     .where(
       and(
@@ -100,7 +100,9 @@ export async function rotateDemoSecrets(db: Db): Promise<TDemoDevice[] | null> {
       .set({ secretHash: sha256(secret) })
       .where(eq(devices.id, r.id));
     const keys = sensors.filter((s) => s.projectId === r.projectId).map((s) => s.key);
-    out.push({ id: r.id, tangramId: r.tangramId, secret, keys });
+    // The compressor's motor (the first demo device) drifts into ISO 10816-3 zone C now and then (motor-health.md).
+    const vibrationProfile = r.serialNumber === demo.DEMO_DEVICES[0].serial ? 'drifting' : 'steady';
+    out.push({ id: r.id, tangramId: r.tangramId, secret, keys, vibrationProfile });
   }
   return out;
 }

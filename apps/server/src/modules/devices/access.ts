@@ -1,15 +1,17 @@
 /**
- * Who may see which device and do what with it (spec §6; docs/decisions/project-roles.md "What each permission
- * lets a member do", docs/decisions/authorisation.md): vendors and admins see their tenant's devices and may do
- * everything there; users see the devices granted to them directly (`device_authz` and the devices of the projects in
- * `project_authz`, everything a user may do) and the devices of the project roles they hold (project-roles/grants.ts),
- * where each role permission opens the routes it names. Used by every device-scoped
- * route, the live channel, alert visibility and notification audiences.
+ * The one permission function (spec §6; docs/decisions/roles.md, docs/decisions/project-roles.md "What each
+ * permission lets a member do", docs/decisions/authorisation.md): who may see which device and do what with it.
+ * Vendors and admins see their tenant's devices and may do everything there; users see the devices granted to them
+ * directly (`device_authz`, the devices of the projects in `project_authz` and of the machines in `machine_authz`:
+ * everything a user may do but manage access) and the devices of the roles they hold, of every kind
+ * (project-roles/grants.ts), where each role permission opens the routes it names. Every device-scoped route
+ * ({@link deviceFor}), the live channel's subscribe ACL and revocation ({@link findVisibleDevice}), alert visibility,
+ * notification audiences and authorisation managers ask {@link visibleDevicesCondition}.
  */
 import { and, eq, sql, type SQL } from 'drizzle-orm';
 import { ErrorCode, PROJECT_ROLE_PERMISSIONS, type TProjectRolePermission } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
-import { deviceAuthz, devices, projectAuthz } from '../../db/schema.js';
+import { deviceAuthz, devices, machineAuthz, machineBindings, projectAuthz } from '../../db/schema.js';
 import { AppError, notFound } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { roleGrantedDeviceIds, rolePermissionsOn } from '../project-roles/grants.js';
@@ -61,33 +63,47 @@ async function findVisible(db: Db, principal: TPrincipal, match: SQL, permission
 export function visibleDevicesCondition(principal: TPrincipal, permission?: TDevicePermission): SQL {
   const ofTenant = eq(devices.tenantId, principal.tenantId);
   if (principal.level !== 'user') return ofTenant;
-  const authorised = sql`${devices.id} in (${directlyAuthorisedIds(principal.accountId)} union ${roleGrantedDeviceIds(principal.accountId, permission)})`;
+  const byRole = roleGrantedDeviceIds(principal.accountId, permission);
+  // A direct grant (an allowed request) gives every permission but managing the device's access.
+  const authorised =
+    permission === 'manage_access'
+      ? sql`${devices.id} in (${byRole})`
+      : sql`${devices.id} in (${directlyAuthorisedIds(principal.accountId)} union ${byRole})`;
   return and(ofTenant, authorised)!;
 }
 
 /**
- * A `select device_id …` subquery: the devices granted to `accountId` directly: its `device_authz` rows and every
- * device of the projects granted in `project_authz`.
+ * A `select device_id …` subquery: the devices granted to `accountId` directly: its `device_authz` rows, every
+ * device of the projects granted in `project_authz` and every device bound to the machines granted in
+ * `machine_authz` (allowed authorisation requests).
  */
 export function directlyAuthorisedIds(accountId: number): SQL {
   return sql`select ${deviceAuthz.deviceId} from ${deviceAuthz} where ${deviceAuthz.accountId} = ${accountId}
     union select ${devices.id} from ${devices} join ${projectAuthz} on ${projectAuthz.projectId} = ${devices.projectId}
-    where ${projectAuthz.accountId} = ${accountId}`;
+    where ${projectAuthz.accountId} = ${accountId}
+    union select ${machineBindings.deviceId} from ${machineBindings} join ${machineAuthz} on ${machineAuthz.machineId} = ${machineBindings.machineId}
+    where ${machineAuthz.accountId} = ${accountId}`;
 }
 
 /**
  * A `select account_id …` subquery: the accounts granted device `deviceId` (a number or a column reference) directly,
- * through `device_authz` or a `project_authz` grant of its project. The inverse of {@link directlyAuthorisedIds}.
+ * through `device_authz`, a `project_authz` grant of its project or a `machine_authz` grant of the machine it is bound
+ * to. The inverse of {@link directlyAuthorisedIds}.
  */
 export function directGrantHolderIds(deviceId: number | SQL): SQL {
   return sql`select ${deviceAuthz.accountId} from ${deviceAuthz} where ${deviceAuthz.deviceId} = ${deviceId}
     union select ${projectAuthz.accountId} from ${projectAuthz}
-    where ${projectAuthz.projectId} = (select ${devices.projectId} from ${devices} where ${devices.id} = ${deviceId})`;
+    where ${projectAuthz.projectId} = (select ${devices.projectId} from ${devices} where ${devices.id} = ${deviceId})
+    union select ${machineAuthz.accountId} from ${machineAuthz} join ${machineBindings} on ${machineBindings.machineId} = ${machineAuthz.machineId}
+    where ${machineBindings.deviceId} = ${deviceId}`;
 }
 
 /**
- * What `principal` may do with device `deviceId` (which it sees): every permission for vendors, admins and users it is
- * authorised to directly; the union of the permissions of a member's roles that include it otherwise.
+ * What `principal` may do with device `deviceId` (which it sees), in {@link PROJECT_ROLE_PERMISSIONS} order for
+ * vendors, admins and direct grants: every permission for vendors and admins; for a user authorised to it directly
+ * every permission but `manage_access` (which only a role gives), with its roles' on top; otherwise the union of the
+ * permissions of the roles that hold it, sorted. The same answer as {@link visibleDevicesCondition} per permission
+ * (property-tested: roles/permission-table.int.test.ts).
  */
 export async function devicePermissions(db: Db, principal: TPrincipal, deviceId: number): Promise<TDevicePermission[]> {
   if (principal.level !== 'user') return [...PROJECT_ROLE_PERMISSIONS];
@@ -96,8 +112,9 @@ export async function devicePermissions(db: Db, principal: TPrincipal, deviceId:
     .from(devices)
     .where(and(eq(devices.id, deviceId), sql`${devices.id} in (${directlyAuthorisedIds(principal.accountId)})`))
     .limit(1);
-  if (direct) return [...PROJECT_ROLE_PERMISSIONS];
-  return rolePermissionsOn(db, principal.tenantId, principal.accountId, deviceId);
+  const byRole = await rolePermissionsOn(db, principal.tenantId, principal.accountId, deviceId);
+  if (!direct) return byRole;
+  return PROJECT_ROLE_PERMISSIONS.filter((p) => p !== 'manage_access' || byRole.includes(p));
 }
 
 /**

@@ -8,7 +8,7 @@ import { ErrorCode } from '@tessera/contracts';
 import { pageOf } from '../../db/paging.js';
 import type { Db } from '../../db/client.js';
 import { conflict, notFound } from '../../core/errors.js';
-import { productClasses, products, projects } from '../../db/schema.js';
+import { machineComponents, productClasses, products, projects } from '../../db/schema.js';
 import { assertTenantImage } from '../images/read-image.js';
 import { nextModelNumber } from './model-number.js';
 import { presentProduct } from './presenters.js';
@@ -106,7 +106,7 @@ export async function updateProduct(db: Db, tenantId: number, id: number, input:
 
 /**
  * Deletes a product.
- * @throws AppError 404 when it is not the tenant's; 409 IN_USE while a project uses it.
+ * @throws AppError 404 when it is not the tenant's; 409 IN_USE while a project or a machine component uses it.
  */
 export async function deleteProduct(db: Db, tenantId: number, id: number): Promise<void> {
   await db.transaction(async (tx) => {
@@ -118,6 +118,8 @@ export async function deleteProduct(db: Db, tenantId: number, id: number): Promi
     if (!row) throw notFound('product');
     const [{ n }] = await tx.select({ n: count() }).from(projects).where(eq(projects.productId, id));
     if (n > 0) throw conflict(`the product is used by ${n} project(s)`, ErrorCode.InUse);
+    const [{ parts }] = await tx.select({ parts: count() }).from(machineComponents).where(eq(machineComponents.productId, id));
+    if (parts > 0) throw conflict(`the product is used by ${parts} machine component(s)`, ErrorCode.InUse);
     await tx.delete(products).where(eq(products.id, id));
   });
 }

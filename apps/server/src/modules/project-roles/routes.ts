@@ -1,47 +1,70 @@
 /**
- * `/frontstage/user/v1/project-role…` (spec §7 User API "project-role POST, PUT, DELETE {id}, GET project/{id}").
- * Vendor only (§6: project roles are the vendor's to define), scoped to the caller's tenant: another tenant's role
- * or project answers 404.
+ * The role routes of `/frontstage/user/v1` (spec §7 User API "device-role POST, PUT, DELETE {id}, GET project/{id};
+ * project-role same; … machine … role CRUD"): `project-role…` and `device-role…` over devices of one project,
+ * `machine-role…` over the tenant's machines. Vendor only (§6: roles are the vendor's to define), scoped to the
+ * caller's tenant: another tenant's role, project or machine answers 404, and so does a role of another kind.
  */
 import type { FastifyRequest } from 'fastify';
 import { z } from 'zod';
-import { ZIdParam, ZListQuery, ZProjectRole, ZProjectRoleCreate, ZProjectRoleList, ZProjectRoleUpdate } from '@tessera/contracts';
+import {
+  ZIdParam,
+  ZListQuery,
+  ZMachineRoleInput,
+  ZProjectRole,
+  ZProjectRoleCreate,
+  ZProjectRoleList,
+  ZProjectRoleUpdate,
+} from '@tessera/contracts';
 import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireVendor } from '../../core/principal.js';
-import { deleteProjectRole } from './delete-role.js';
-import { listProjectRoles } from './role-queries.js';
-import { createProjectRole, updateProjectRole } from './save-role.js';
+import { deleteRole } from './delete-role.js';
+import { listRoles } from './role-queries.js';
+import { createMachineRole, createRole, updateMachineRole, updateRole } from './save-role.js';
 
-const tags = ['project-roles'];
+const tags = ['roles'];
 const vendor = { preHandler: requireVendor };
 const tenant = (req: FastifyRequest) => principalOf(req).tenantId;
+const noContent = { 204: z.null().describe('no content') };
 
-/** Registers the project-role routes (prefix `/frontstage/user/v1`). */
+/** Registers the project-, device- and machine-role routes (prefix `/frontstage/user/v1`). */
 export async function projectRoleRoutes(app: TApp, ctx: TAppContext): Promise<void> {
   const { db } = ctx;
 
-  app.get(
-    '/project-role/project/:id',
-    { ...vendor, schema: { tags, params: ZIdParam, querystring: ZListQuery, response: { 200: ZProjectRoleList } } },
-    (req) => listProjectRoles(db, tenant(req), req.params.id, req.query),
+  for (const kind of ['project', 'device'] as const) {
+    const base = `/${kind}-role`;
+    app.get(
+      `${base}/project/:id`,
+      { ...vendor, schema: { tags, params: ZIdParam, querystring: ZListQuery, response: { 200: ZProjectRoleList } } },
+      (req) => listRoles(db, tenant(req), kind, req.params.id, req.query),
+    );
+    app.post(base, { ...vendor, schema: { tags, body: ZProjectRoleCreate, response: { 201: ZProjectRole } } }, async (req, reply) =>
+      reply.status(201).send(await createRole(db, tenant(req), kind, req.body)),
+    );
+    app.put(
+      `${base}/:id`,
+      { ...vendor, schema: { tags, params: ZIdParam, body: ZProjectRoleUpdate, response: { 200: ZProjectRole } } },
+      (req) => updateRole(db, tenant(req), kind, req.params.id, req.body),
+    );
+    app.delete(`${base}/:id`, { ...vendor, schema: { tags, params: ZIdParam, response: noContent } }, async (req, reply) => {
+      await deleteRole(db, tenant(req), kind, req.params.id);
+      return reply.status(204).send(null);
+    });
+  }
+
+  app.get('/machine-role', { ...vendor, schema: { tags, querystring: ZListQuery, response: { 200: ZProjectRoleList } } }, (req) =>
+    listRoles(db, tenant(req), 'machine', null, req.query),
   );
-  app.post(
-    '/project-role',
-    { ...vendor, schema: { tags, body: ZProjectRoleCreate, response: { 201: ZProjectRole } } },
-    async (req, reply) => reply.status(201).send(await createProjectRole(db, tenant(req), req.body)),
+  app.post('/machine-role', { ...vendor, schema: { tags, body: ZMachineRoleInput, response: { 201: ZProjectRole } } }, async (req, reply) =>
+    reply.status(201).send(await createMachineRole(db, tenant(req), req.body)),
   );
   app.put(
-    '/project-role/:id',
-    { ...vendor, schema: { tags, params: ZIdParam, body: ZProjectRoleUpdate, response: { 200: ZProjectRole } } },
-    (req) => updateProjectRole(db, tenant(req), req.params.id, req.body),
+    '/machine-role/:id',
+    { ...vendor, schema: { tags, params: ZIdParam, body: ZMachineRoleInput, response: { 200: ZProjectRole } } },
+    (req) => updateMachineRole(db, tenant(req), req.params.id, req.body),
   );
-  app.delete(
-    '/project-role/:id',
-    { ...vendor, schema: { tags, params: ZIdParam, response: { 204: z.null().describe('no content') } } },
-    async (req, reply) => {
-      await deleteProjectRole(db, tenant(req), req.params.id);
-      return reply.status(204).send(null);
-    },
-  );
+  app.delete('/machine-role/:id', { ...vendor, schema: { tags, params: ZIdParam, response: noContent } }, async (req, reply) => {
+    await deleteRole(db, tenant(req), 'machine', req.params.id);
+    return reply.status(204).send(null);
+  });
 }

@@ -3,9 +3,10 @@
  * (§4, QrLogin.tsx). `?msg=token_out|role_deny` shows why the visitor is here; an already logged-in visitor goes to
  * `redirectFrom` or the default page — unless it opened a QR code's link (`?session_id=`): then it confirms that
  * login (after logging in here first, if it was not). A 200 with `set_pwd_flag` goes to /setpwd/init first (§4).
+ * "Create an account" opens /register on the chosen tab's role.
  */
 import { defaultPage, type TLoginRole, ZLoginRequest } from '@tessera/contracts';
-import { Alert, Button, Form, Input, Tabs } from 'antd';
+import { Alert, Button, Flex, Form, Input, Tabs } from 'antd';
 import { ZQrSessionId } from '@tessera/contracts';
 import { useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -83,11 +84,14 @@ export default function LoginPage() {
           </Button>
         </Form>
       )}
-      <div style={{ marginTop: 16, textAlign: 'right' }}>
+      <Flex justify="space-between" style={{ marginTop: 16 }}>
+        <Link to={`/register?role=${loginRole}`} data-testid="login-register">
+          {t('auth.createAccount')}
+        </Link>
         <Link to="/forgot" data-testid="login-forgot">
           {t('auth.forgot')}
         </Link>
-      </div>
+      </Flex>
     </AuthCard>
   );
 }

@@ -15,21 +15,11 @@ import { http } from '../../lib/http';
 import { getSession, saveTokens } from '../../lib/session';
 import { authKeys } from './api';
 import { authErrorKey } from './errorMessages';
+import { useSecondsLeft } from './useSecondsLeft';
 
 const QR_SIZE_PX = 200;
 
 type TQrState = { kind: 'opening' } | { kind: 'waiting'; link: string; expiresAt: number } | { kind: 'expired' } | { kind: 'failed' };
-
-/** Seconds left until `expiresAt` (epoch ms), re-rendered every second. */
-function useSecondsLeft(expiresAt: number | null): number {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    if (expiresAt === null) return;
-    const timer = setInterval(() => setNow(Date.now()), 1_000);
-    return () => clearInterval(timer);
-  }, [expiresAt]);
-  return expiresAt === null ? 0 : Math.max(0, Math.ceil((expiresAt - now) / 1_000));
-}
 
 /** The waiting side: the QR code, its countdown, and entry once a device confirms. `onTokens` runs after saving them. */
 export function QrLoginPanel({ onTokens }: { onTokens: (res: TTokenResponse) => void }) {

@@ -4,11 +4,12 @@ import {
   paths,
   type TChangePasswordRequest,
   type TLoginRequest,
+  type TRegisterRequest,
   type TResetPasswordRequest,
   type TTokenResponse,
 } from '@tessera/contracts';
 import type { z } from 'zod';
-import type { ZForgotPasswordRequest } from '@tessera/contracts';
+import type { ZForgotPasswordRequest, ZVerifyEmailRequest } from '@tessera/contracts';
 import { http } from '../../lib/http';
 import { getSession, saveTokens } from '../../lib/session';
 
@@ -17,6 +18,28 @@ export function useLogin() {
   return useMutation({
     mutationFn: async (body: TLoginRequest) => {
       const res = await http.post<TTokenResponse>(paths.login, body, { quiet: true });
+      saveTokens(res.token, res.refresh_token);
+      return res;
+    },
+  });
+}
+
+/** POST verify-email with purpose `register`: mails a sign-up code to the address (whether or not it has an account). */
+export function useSendRegisterCode() {
+  return useMutation({
+    mutationFn: (body: Omit<z.input<typeof ZVerifyEmailRequest>, 'purpose'>) =>
+      http.post<void>(paths.verifyEmail, { ...body, purpose: 'register' }, { quiet: true }),
+  });
+}
+
+/**
+ * POST register/aiot with the mailed code; the answer is a logged-in token pair, stored as a login's is (§4), and
+ * returned (the page reads `set_pwd_flag` as after a login).
+ */
+export function useRegister() {
+  return useMutation({
+    mutationFn: async (body: TRegisterRequest) => {
+      const res = await http.post<TTokenResponse>(paths.register, body, { quiet: true });
       saveTokens(res.token, res.refresh_token);
       return res;
     },

@@ -14,6 +14,10 @@ describe('authErrorKey', () => {
     expect(authErrorKey(err(ErrorCode.AccountLocked))).toBe('auth.errors.locked');
     expect(authErrorKey(err(ErrorCode.CodeInvalid))).toBe('auth.errors.codeInvalid');
   });
+  it('maps an email that already has an account and a rate limit to their own messages (sign-up)', () => {
+    expect(authErrorKey(new HttpError(409, ErrorCode.EmailTaken, 'x'))).toBe('auth.errors.emailTaken');
+    expect(authErrorKey(new HttpError(429, ErrorCode.RateLimited, 'x'))).toBe('auth.errors.rateLimited');
+  });
   it('maps a connection failure to the connection message', () => {
     expect(authErrorKey(new HttpError(0, 'OFFLINE', 'x'))).toBe('auth.errors.offline');
   });

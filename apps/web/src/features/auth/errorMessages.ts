@@ -10,6 +10,7 @@ const KEYS: Record<string, string> = {
   [ErrorCode.AccountNotFound]: 'auth.errors.notFound',
   [ErrorCode.PasswordIncorrect]: 'auth.errors.passwordIncorrect',
   [ErrorCode.PasswordReused]: 'auth.errors.passwordReused',
+  [ErrorCode.EmailTaken]: 'auth.errors.emailTaken',
   [ErrorCode.RateLimited]: 'auth.errors.rateLimited',
   [ErrorCode.Validation]: 'auth.errors.invalid',
   [ErrorCode.QrExpired]: 'auth.errors.qrExpired',
@@ -24,4 +25,6 @@ export function authErrorKey(error: unknown, fallback = 'auth.errors.failed'): s
 }
 
 /** Every key {@link authErrorKey} can answer (for the locale test). */
-export const AUTH_ERROR_KEYS = [...new Set([...Object.values(KEYS), 'auth.errors.failed', 'auth.errors.resetFailed'])];
+export const AUTH_ERROR_KEYS = [
+  ...new Set([...Object.values(KEYS), 'auth.errors.failed', 'auth.errors.resetFailed', 'auth.errors.registerFailed']),
+];

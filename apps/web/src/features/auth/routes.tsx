@@ -1,6 +1,7 @@
 /**
- * Sign-in routes of the console (spec §2: `login`, `forgot`, `reset`, `setpwd/{type}`, `logout`). They sit outside
- * the authenticated layout; the guard in the shell's root sends a signed-in user away from them.
+ * Sign-in routes of the console (spec §2: `login`, `forgot`, `reset`, `setpwd/{type}`, `logout`; and `register`, the
+ * sign-up of §7 register/aiot). They sit outside the authenticated layout; the guard in the shell's root sends a
+ * signed-in user away from them.
  */
 import type { RouteObject } from 'react-router';
 import { lazyPage } from '../../lib/lazyPage';
@@ -8,6 +9,7 @@ import { lazyPage } from '../../lib/lazyPage';
 /** Route objects of the sign-in pages; relative paths, placed under the shell's root. */
 export const authRoutes: RouteObject[] = [
   { path: 'login', lazy: lazyPage(() => import('./LoginPage')) },
+  { path: 'register', lazy: lazyPage(() => import('./RegisterPage')) },
   { path: 'forgot', lazy: lazyPage(() => import('./ForgotPage')) },
   { path: 'reset', lazy: lazyPage(() => import('./ResetPage')) },
   { path: 'setpwd/:type', lazy: lazyPage(() => import('./SetPwdPage')) },

@@ -9,11 +9,8 @@ describe('device routes (spec §2)', () => {
     expect(leaf('/device')).toEqual(['device']);
     expect(leaf('/device/list')).toEqual(['device/list']);
     expect(leaf('/device/detail/ABC')).toEqual(['device/detail/:tangramId', '(index)']);
-    for (const tab of ['telemetry-status', 'history-chart', 'realtime-chart', 'app-rules', 'remote-control']) {
+    for (const tab of ['telemetry-status', 'history-chart', 'realtime-chart', 'app-rules', 'motor-health', 'remote-control']) {
       expect(leaf(`/device/detail/ABC/${tab}`)).toEqual(['device/detail/:tangramId', tab]);
     }
-  });
-  it('have no motor-health tab yet (a later issue)', () => {
-    expect(leaf('/device/detail/ABC/motor-health')).toBeUndefined();
   });
 });

@@ -19,6 +19,7 @@ export const deviceRoutes: RouteObject[] = [
       { path: 'history-chart', lazy: lazyPage(() => import('./pages/HistoryChartPage')) },
       { path: 'realtime-chart', lazy: lazyPage(() => import('./pages/RealtimeChartPage')) },
       { path: 'app-rules', lazy: lazyPage(() => import('./pages/AppRulesPage')) },
+      { path: 'motor-health', lazy: lazyPage(() => import('./pages/MotorHealthPage')) },
       { path: 'remote-control', lazy: lazyPage(() => import('./pages/RemoteControlPage')) },
       customPageDeviceTabRoute,
     ],

@@ -1,141 +1,35 @@
 /**
- * /project/detail/{id}/roles (spec §2 "another tab list also mentions roles"; §6 project roles): the project's roles
- * with their permissions, devices and members; create, edit, delete. A role in use (with members) cannot be deleted:
- * the tab explains why instead of asking to confirm, and says so again if the server refuses (409 IN_USE).
+ * /project/detail/{id}/roles (spec §2 "another tab list also mentions roles"; §6 "device roles (regular users),
+ * project roles (component makers)"): the project's roles of both kinds, one kind at a time (`?kind=device` opens the
+ * device roles), each with its explanation.
  */
-import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
-import { ErrorCode, type TProjectRole } from '@tessera/contracts';
-import { App, Button, Empty, Flex, Input, Space, Table, Tag, Tooltip } from 'antd';
-import { useState } from 'react';
+import type { TRoleKind } from '@tessera/contracts';
+import { Flex, Segmented, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { useParams } from 'react-router';
-import { rowTestId } from '../../components/rowTestId';
-import { useListQuery } from '../../components/usePagedQuery';
-import type { HttpError } from '../../lib/http';
-import { useDeleteProjectRole, useProjectRoles } from './api';
-import { RoleDrawer } from './RoleDrawer';
+import { useParams, useSearchParams } from 'react-router';
+import { RolesTable } from './RolesTable';
+
+const PROJECT_KINDS = ['project', 'device'] as const satisfies readonly TRoleKind[];
 
 /** The roles tab. */
 export default function ProjectRolesTab() {
   const { t } = useTranslation();
-  const { message, modal } = App.useApp();
   const projectId = Number(useParams().id);
-  const { query, search, paginate } = useListQuery();
-  const roles = useProjectRoles(projectId, query);
-  const remove = useDeleteProjectRole(projectId);
-  const [editing, setEditing] = useState<TProjectRole | null | undefined>(undefined);
-
-  const explainInUse = (role: TProjectRole) =>
-    modal.warning({
-      title: t('projectRoles.inUseTitle', { name: role.name }),
-      content: <span data-testid="role-in-use">{t('projectRoles.inUseContent', { count: role.member_emails.length })}</span>,
-      okButtonProps: { 'data-testid': 'role-in-use-ok' },
-    });
-  const confirmDelete = (role: TProjectRole) => {
-    if (role.in_use) return explainInUse(role);
-    modal.confirm({
-      title: t('projectRoles.deleteTitle', { name: role.name }),
-      content: t('projectRoles.deleteContent'),
-      okText: t('common.delete'),
-      okButtonProps: { danger: true, 'data-testid': 'role-delete-confirm' },
-      onOk: () =>
-        remove.mutateAsync(role.id).then(
-          () => void message.success(t('projectRoles.deleted')),
-          (e: HttpError) => {
-            if (e.code === ErrorCode.InUse) explainInUse(role);
-            else modal.error({ title: t('projectRoles.deleteFailed'), content: e.message });
-          },
-        ),
-    });
-  };
-  const create = (
-    <Button type="primary" icon={<PlusOutlined />} onClick={() => setEditing(null)} data-testid="role-create">
-      {t('projectRoles.create')}
-    </Button>
-  );
-
+  const [params, setParams] = useSearchParams();
+  const kind = params.get('kind') === 'device' ? 'device' : 'project';
   return (
-    <>
-      <Flex justify="space-between" style={{ marginBottom: 16 }}>
-        <Input.Search allowClear placeholder={t('projectRoles.searchPlaceholder')} onSearch={search} style={{ maxWidth: 320 }} />
-        {create}
-      </Flex>
-      <Table<TProjectRole>
-        rowKey="id"
-        loading={roles.isFetching}
-        dataSource={roles.data?.data ?? []}
-        onRow={rowTestId('role')}
-        locale={{
-          emptyText: (
-            <Empty description={query.q ? t('projectRoles.noMatch') : t('projectRoles.empty')} data-testid="roles-empty">
-              {!query.q && create}
-            </Empty>
-          ),
-        }}
-        pagination={{
-          current: query.page,
-          pageSize: query.limit,
-          total: roles.data?.total_items ?? 0,
-          hideOnSinglePage: true,
-          onChange: paginate,
-        }}
-        columns={[
-          {
-            title: t('common.name'),
-            dataIndex: 'name',
-            render: (name: string, role) => (
-              <Space>
-                {name}
-                {role.in_use && <Tag color="blue">{t('projectRoles.inUse')}</Tag>}
-              </Space>
-            ),
-          },
-          {
-            title: t('projectRoles.permissionsLabel'),
-            dataIndex: 'permissions',
-            render: (ps: TProjectRole['permissions']) => ps.map((p) => <Tag key={p}>{t(`projectRoles.permissions.${p}`)}</Tag>),
-          },
-          {
-            title: t('projectRoles.devicesLabel'),
-            dataIndex: 'devices',
-            render: (ds: TProjectRole['devices']) => (
-              <Tooltip title={ds.map((d) => d.name).join(', ')}>
-                <span>{t('projectRoles.deviceCount', { count: ds.length })}</span>
-              </Tooltip>
-            ),
-          },
-          {
-            title: t('projectRoles.membersLabel'),
-            dataIndex: 'member_emails',
-            render: (emails: string[]) => (emails.length ? emails.join(', ') : '—'),
-          },
-          {
-            title: t('common.actions'),
-            key: 'actions',
-            width: 110,
-            render: (_, role) => (
-              <Space>
-                <Button
-                  size="small"
-                  icon={<EditOutlined />}
-                  aria-label={t('projectRoles.edit')}
-                  onClick={() => setEditing(role)}
-                  data-testid={`role-edit-${role.id}`}
-                />
-                <Button
-                  size="small"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('common.delete')}
-                  onClick={() => confirmDelete(role)}
-                  data-testid={`role-delete-${role.id}`}
-                />
-              </Space>
-            ),
-          },
-        ]}
+    <Flex vertical gap={12}>
+      <Segmented<(typeof PROJECT_KINDS)[number]>
+        value={kind}
+        onChange={(k) => setParams(k === 'project' ? {} : { kind: k }, { replace: true })}
+        options={PROJECT_KINDS.map((k) => ({
+          value: k,
+          label: <span data-testid={`role-kind-${k}`}>{t(`projectRoles.kinds.${k}`)}</span>,
+        }))}
+        style={{ alignSelf: 'flex-start' }}
       />
-      <RoleDrawer projectId={projectId} role={editing} onClose={() => setEditing(undefined)} />
-    </>
+      <Typography.Text type="secondary">{t(`projectRoles.kindHints.${kind}`)}</Typography.Text>
+      <RolesTable key={kind} kind={kind} projectId={projectId} />
+    </Flex>
   );
 }

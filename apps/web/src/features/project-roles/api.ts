@@ -1,41 +1,69 @@
-/** Project-role calls (spec §7 User API `project-role`) as TanStack Query hooks. */
+/**
+ * Role calls (spec §7 User API `project-role`, `device-role`, machine role) as TanStack Query hooks: one set of hooks
+ * for the three kinds, the paths chosen by kind.
+ */
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { projectRolePaths, type TListQuery, type TProjectRole, type TProjectRoleInput, type TProjectRoleList } from '@tessera/contracts';
+import {
+  deviceRolePaths,
+  machineRolePaths,
+  projectRolePaths,
+  type TListQuery,
+  type TMachineRoleInput,
+  type TProjectRole,
+  type TProjectRoleInput,
+  type TProjectRoleList,
+  type TRoleKind,
+} from '@tessera/contracts';
 import { http } from '../../lib/http';
 import { projectKeys } from '../projects/api';
 
-/** Query keys of the roles tab, under the project's key so the project's invalidation reaches them. */
-export const projectRoleKeys = {
-  ofProject: (projectId: number) => [...projectKeys.detail(projectId), 'roles'] as const,
-  page: (projectId: number, q: TListQuery) => [...projectKeys.detail(projectId), 'roles', q] as const,
+/** The body a role form sends: devices for project and device roles, machines for machine roles. */
+export type TRoleBody = TProjectRoleInput | TMachineRoleInput;
+
+/**
+ * Query keys of role lists. Project and device roles live under the project's key so the project's invalidation
+ * reaches them; machine roles under their own.
+ */
+export const roleKeys = {
+  of: (kind: TRoleKind, projectId: number | null) =>
+    projectId === null ? (['roles', kind] as const) : ([...projectKeys.detail(projectId), 'roles', kind] as const),
+  page: (kind: TRoleKind, projectId: number | null, q: TListQuery) => [...roleKeys.of(kind, projectId), q] as const,
+  /** The machines offered by the machine-role picker, by search text. */
+  machineOptions: (q: string | undefined) => ['roles', 'machine-options', q ?? ''] as const,
 };
 
-/** GET project-role/project/{id}: a page of the project's roles. */
-export function useProjectRoles(projectId: number, query: TListQuery) {
+const pathsOf = (kind: TRoleKind) => (kind === 'machine' ? machineRolePaths : kind === 'device' ? deviceRolePaths : projectRolePaths);
+
+/** A page of roles of `kind`: of project `projectId` (project and device roles) or of the tenant (machine roles, null). */
+export function useRoles(kind: TRoleKind, projectId: number | null, query: TListQuery) {
   return useQuery({
-    queryKey: projectRoleKeys.page(projectId, query),
-    queryFn: () => http.get<TProjectRoleList>(projectRolePaths.ofProject(projectId), query),
+    queryKey: roleKeys.page(kind, projectId, query),
+    queryFn: () =>
+      http.get<TProjectRoleList>(
+        projectId === null ? machineRolePaths.roles : (pathsOf(kind) as typeof projectRolePaths).ofProject(projectId),
+        query,
+      ),
     placeholderData: keepPreviousData,
   });
 }
 
-/** POST project-role (no `id`) or PUT project-role/{id}: answers the saved role. */
-export function useSaveProjectRole(projectId: number) {
+/** POST (no `id`) or PUT {id} a role of `kind`: answers the saved role. */
+export function useSaveRole(kind: TRoleKind, projectId: number | null) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, body }: { id?: number; body: TProjectRoleInput }) =>
+    mutationFn: ({ id, body }: { id?: number; body: TRoleBody }) =>
       id === undefined
-        ? http.post<TProjectRole>(projectRolePaths.roles, { ...body, project_id: projectId })
-        : http.put<TProjectRole>(projectRolePaths.role(id), body),
-    onSuccess: () => qc.invalidateQueries({ queryKey: projectRoleKeys.ofProject(projectId) }),
+        ? http.post<TProjectRole>(pathsOf(kind).roles, projectId === null ? body : { ...body, project_id: projectId })
+        : http.put<TProjectRole>(pathsOf(kind).role(id), body),
+    onSuccess: () => qc.invalidateQueries({ queryKey: roleKeys.of(kind, projectId) }),
   });
 }
 
-/** DELETE project-role/{id} (409 IN_USE while the role has members). */
-export function useDeleteProjectRole(projectId: number) {
+/** DELETE a role of `kind` (409 IN_USE while the role has members). */
+export function useDeleteRole(kind: TRoleKind, projectId: number | null) {
   const qc = useQueryClient();
   return useMutation({
-    mutationFn: (id: number) => http.del<void>(projectRolePaths.role(id)),
-    onSuccess: () => qc.invalidateQueries({ queryKey: projectRoleKeys.ofProject(projectId) }),
+    mutationFn: (id: number) => http.del<void>(pathsOf(kind).role(id)),
+    onSuccess: () => qc.invalidateQueries({ queryKey: roleKeys.of(kind, projectId) }),
   });
 }

@@ -3,16 +3,17 @@
  * The list fields get their own words ("choose at least one permission", "this email is twice") instead of the
  * generic character-count messages of zodRules.
  */
-import { ZProjectRoleInput } from '@tessera/contracts';
+import { ZMachineRoleInput, ZProjectRoleInput } from '@tessera/contracts';
 import type { FormRule } from 'antd';
 import { issueMessage, type TTranslate } from '../../lib/zodRules';
 
 /** The fields of the role form. */
-export type TRoleField = 'name' | 'permissions' | 'device_ids' | 'member_emails';
+export type TRoleField = 'name' | 'permissions' | 'device_ids' | 'machine_ids' | 'member_emails';
 
 /** The first message for `field` holding `value`, or null when it is valid. */
 export function roleFieldError(field: TRoleField, value: unknown, t: TTranslate): string | null {
-  const result = ZProjectRoleInput.shape[field].safeParse(value);
+  const schema = field === 'machine_ids' ? ZMachineRoleInput.shape.machine_ids : ZProjectRoleInput.shape[field];
+  const result = schema.safeParse(value);
   if (result.success) return null;
   const issue = result.error.issues[0];
   if (field === 'name') return issueMessage(issue, value, t);

@@ -6,10 +6,11 @@ import { AUTHZ_TEXT_MAX, type TAuthzDecision, type TAuthzRequest } from '@tesser
 import { App, Form, Input, Modal, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useDecide } from '../api';
+import { targetLabel } from './RequestParts';
 
 /** What is being decided: the request and the decision; null when closed. */
 export type TDeciding = {
-  request: Pick<TAuthzRequest, 'id' | 'requester' | 'device' | 'project' | 'target'>;
+  request: Pick<TAuthzRequest, 'id' | 'requester' | 'device' | 'project' | 'machine' | 'target'>;
   decision: Exclude<TAuthzDecision, 'cancel'>;
 } | null;
 
@@ -19,11 +20,7 @@ export function DecideModal({ deciding, onClose }: { deciding: TDeciding; onClos
   const { message } = App.useApp();
   const decide = useDecide();
   const [form] = Form.useForm<{ note: string }>();
-  const what = deciding
-    ? deciding.request.target === 'project'
-      ? t('authz.wholeProject', { name: deciding.request.project.name })
-      : (deciding.request.device?.name ?? t('authz.deviceGone'))
-    : '';
+  const what = deciding ? targetLabel(deciding.request, t) : '';
   const submit = ({ note }: { note?: string }) => {
     if (!deciding) return;
     decide.mutate(

@@ -1,4 +1,5 @@
 /** Pieces shared by the authorisation pages: a request's state tag and the "what was asked for" cell. */
+import type { TFunction } from 'i18next';
 import type { TAuthzRequest, TAuthzState } from '@tessera/contracts';
 import { Flex, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -22,32 +23,44 @@ export function StateTag({ request }: { request: Pick<TAuthzRequest, 'id' | 'sta
   );
 }
 
-/** What was asked for: the device (linked when the viewer sees it) or "the whole project", and the project. */
+/** A request's target in words: the device's name, "all devices of <project>" or the machine's name. */
+export function targetLabel(request: Pick<TAuthzRequest, 'target' | 'device' | 'project' | 'machine'>, t: TFunction): string {
+  if (request.target === 'project') return t('authz.wholeProject', { name: request.project?.name ?? '' });
+  if (request.target === 'machine') return t('authz.machineTarget', { name: request.machine?.name ?? '' });
+  return request.device?.name ?? t('authz.deviceGone');
+}
+
+/** What was asked for: the device (linked when the viewer sees it), "the whole project" or the machine, and where. */
 export function TargetCell({
   request,
   linkDevice,
 }: {
-  request: Pick<TAuthzRequest, 'target' | 'device' | 'project'>;
+  request: Pick<TAuthzRequest, 'target' | 'device' | 'project' | 'machine'>;
   linkDevice: boolean;
 }) {
   const { t } = useTranslation();
   const device = request.device;
+  const label = targetLabel(request, t);
+  const where =
+    request.target === 'device'
+      ? `${device?.tangram_id ?? ''} · ${request.project?.name ?? ''}`
+      : request.target === 'project'
+        ? device?.tangram_id
+        : null;
   return (
     <Flex vertical gap={0}>
-      {request.target === 'project' ? (
-        <span>{t('authz.wholeProject', { name: request.project.name })}</span>
-      ) : device ? (
-        linkDevice ? (
-          <Link to={`/device/detail/${device.tangram_id}`}>{device.name}</Link>
-        ) : (
-          <span>{device.name}</span>
-        )
+      {request.target === 'device' && device && linkDevice ? (
+        <Link to={`/device/detail/${device.tangram_id}`}>{label}</Link>
+      ) : request.target === 'device' && !device ? (
+        <Typography.Text type="secondary">{label}</Typography.Text>
       ) : (
-        <Typography.Text type="secondary">{t('authz.deviceGone')}</Typography.Text>
+        <span>{label}</span>
       )}
-      <Typography.Text type="secondary" style={{ fontSize: 12 }}>
-        {request.target === 'project' ? device?.tangram_id : `${device?.tangram_id ?? ''} · ${request.project.name}`}
-      </Typography.Text>
+      {where && (
+        <Typography.Text type="secondary" style={{ fontSize: 12 }}>
+          {where}
+        </Typography.Text>
+      )}
     </Flex>
   );
 }

@@ -14,6 +14,7 @@ import {
   type TAuthzHolder,
   type TAuthzRequest,
   type TAuthzRequestInput,
+  type TAuthzTarget,
 } from '@tessera/contracts';
 import { Alert, App, Button, Card, Empty, Flex, Form, Input, Radio, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
@@ -28,7 +29,7 @@ import { useAskAccess, useAuthzHolders, useAuthzRequests, useDecide } from '../a
 import { DecideModal, type TDeciding } from '../components/DecideModal';
 import { StateTag, TargetCell } from '../components/RequestParts';
 
-type TAskValues = { device: string; target: 'device' | 'project'; proof?: string; message?: string };
+type TAskValues = { device: string; target: TAuthzTarget; proof?: string; message?: string };
 
 /** The user's request form; `?device=&proof=` (a printed QR code's link) fills it in. */
 function AskCard() {
@@ -37,6 +38,7 @@ function AskCard() {
   const [params] = useSearchParams();
   const ask = useAskAccess();
   const [form] = Form.useForm<TAskValues>();
+  const target = Form.useWatch('target', form);
   const [needsProof, setNeedsProof] = useState(params.has('proof'));
   // The proof field may appear with the very answer that asks for it: its message is state, not a form field error.
   const [proofError, setProofError] = useState<string | null>(null);
@@ -74,8 +76,8 @@ function AskCard() {
       >
         <Form.Item
           name="device"
-          label={t('authz.deviceField')}
-          extra={t('authz.deviceHelp')}
+          label={target === 'machine' ? t('authz.machineField') : t('authz.deviceField')}
+          extra={target === 'machine' ? t('authz.machineHelp') : t('authz.deviceHelp')}
           rules={[{ required: true, whitespace: true, message: t('authz.deviceRequired') }, { max: AUTHZ_DEVICE_TEXT_MAX }]}
         >
           <Input autoFocus data-testid="authz-device" />
@@ -85,6 +87,9 @@ function AskCard() {
             <Radio value="device">{t('authz.targets.device')}</Radio>
             <Radio value="project" data-testid="authz-target-project">
               {t('authz.targets.project')}
+            </Radio>
+            <Radio value="machine" data-testid="authz-target-machine">
+              {t('authz.targets.machine')}
             </Radio>
           </Radio.Group>
         </Form.Item>
@@ -116,7 +121,7 @@ function MyRequestsCard() {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const { query, paginate } = useListQuery();
-  const requests = useAuthzRequests(query);
+  const requests = useAuthzRequests({ ...query, scope: 'mine' });
   const decide = useDecide();
   return (
     <Card title={t('authz.mineTitle')}>
@@ -166,11 +171,11 @@ function MyRequestsCard() {
   );
 }
 
-/** A vendor's queue: the tenant's pending requests with allow and deny. */
+/** An owner's queue: the pending requests it may answer (a vendor: the tenant's; a manager: what it manages). */
 function PendingCard({ onDecide }: { onDecide: (d: TDeciding) => void }) {
   const { t } = useTranslation();
   const { query, search, paginate } = useListQuery();
-  const requests = useAuthzRequests({ ...query, status: 'pending' });
+  const requests = useAuthzRequests({ ...query, status: 'pending', scope: 'managed' });
   return (
     <Card title={t('authz.pendingTitle', { count: requests.data?.total_items ?? 0 })}>
       <Input.Search allowClear placeholder={t('authz.search')} onSearch={search} style={{ maxWidth: 320, marginBottom: 16 }} />
@@ -220,7 +225,7 @@ function PendingCard({ onDecide }: { onDecide: (d: TDeciding) => void }) {
   );
 }
 
-/** A vendor's view of who holds access through allowed requests, with revoke. */
+/** Who holds access through allowed requests the caller may revoke (a vendor: the tenant's; a manager: what it manages). */
 function HoldersCard({ onDecide }: { onDecide: (d: TDeciding) => void }) {
   const { t } = useTranslation();
   const { query, search, paginate } = useListQuery();
@@ -255,6 +260,7 @@ function HoldersCard({ onDecide }: { onDecide: (d: TDeciding) => void }) {
                       requester: { account_id: h.account_id, email: h.email },
                       device: h.device,
                       project: h.project,
+                      machine: h.machine,
                       target: h.target,
                     },
                     decision: 'revoke',
@@ -277,6 +283,9 @@ export default function DeviceAuthPage() {
   const { t } = useTranslation();
   const owner = useSession().level !== 'user';
   const [deciding, setDeciding] = useState<TDeciding>(null);
+  // A user sees the manager's cards once some request falls under a role of its with manage_access.
+  const managed = useAuthzRequests({ page: 1, limit: 1, scope: 'managed' });
+  const manages = !owner && (managed.data?.total_items ?? 0) > 0;
   return (
     <Flex vertical gap={16} data-testid="authz-page">
       <Typography.Title level={4} style={{ margin: 0 }}>
@@ -293,6 +302,16 @@ export default function DeviceAuthPage() {
         <>
           <AskCard />
           <MyRequestsCard />
+          {manages && (
+            <>
+              <Typography.Title level={5} style={{ margin: 0 }} data-testid="authz-managed-title">
+                {t('authz.managedTitle')}
+              </Typography.Title>
+              <PendingCard onDecide={setDeciding} />
+              <HoldersCard onDecide={setDeciding} />
+              <DecideModal deciding={deciding} onClose={() => setDeciding(null)} />
+            </>
+          )}
         </>
       )}
     </Flex>

@@ -2,7 +2,7 @@
  * The history range picker (spec §5 "History range 31 or 90 days"): presets 1 h / 24 h / 7 d / 30 d, at most
  * HISTORY_RANGE_MAX_DAYS — days that would make the range longer are greyed out, a range that passes the limit by
  * its times is shortened (and `onChange` says so), and the limit is said under the picker. Used by the history
- * chart and analytics.
+ * chart, motor health and analytics.
  */
 import { HISTORY_RANGE_MAX_DAYS } from '@tessera/contracts';
 import { DatePicker, Space, Typography } from 'antd';

@@ -1,9 +1,10 @@
 /**
  * Device detail layout (spec §2 `device/detail/{id}`): header (name, nickname, Tangram ID, online) and the tabs
- * built so far — telemetry-status, history-chart, realtime-chart, app-rules, remote-control, and custom-page when the
- * device's project has a page; only those the caller's permissions open (model/permissions.ts) — plus the push switch and (vendors) the edit and authorisation QR code buttons. It holds the live subscription
+ * built so far — telemetry-status, history-chart, realtime-chart, app-rules, motor-health when the device has a
+ * vibration key, remote-control, and custom-page when the device's project has a page; only those the caller's permissions open (model/permissions.ts) — plus the push switch and (vendors) the edit and authorisation QR code buttons. It holds the live subscription
  * so the twin stays current whichever tab is open.
  */
+import { MOTOR_HEALTH_KEY } from '@tessera/contracts';
 import { Alert, Space, Spin, Tabs, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
@@ -32,7 +33,8 @@ export default function DeviceDetailPage() {
   if (detail.isPending) return <Spin data-testid="device-loading" />;
   if (detail.isError) return <Alert type="error" showIcon data-testid="device-error" message={t('devices.detail.notFound')} />;
   const device = detail.data;
-  const tabs = allowedTabs(device.permissions, hasCustomPage);
+  const hasVibrationKey = device.sensors.some((s) => s.key === MOTOR_HEALTH_KEY);
+  const tabs = allowedTabs(device.permissions, { hasCustomPage, hasVibrationKey });
   const active = DEVICE_TABS.find((tab) => pathname.endsWith(`/${tab}`)) ?? DEVICE_TABS[0];
   const context: TDeviceOutlet = { device };
   // A tab the caller's role does not open (a link, the default tab): go to the first one it does open.

@@ -11,23 +11,12 @@ import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { rowTestId } from '../../../components/rowTestId';
 import { useListQuery } from '../../../components/usePagedQuery';
+import { formatBytes } from '../../../lib/formatBytes';
 import { formatDuration, formatLocalTime } from '../../devices/model/format';
 import { saveJobFile, useDownloadJobs, useJobAction } from '../api';
 import { ExportModal } from '../components/ExportModal';
 
 const STATE_COLOR = { packaging: 'processing', 'packaging completed': 'success', failed: 'error' } as const;
-
-/** Bytes as B, KB, MB or GB per locale. */
-export function formatBytes(bytes: number, locale: string): string {
-  const units = ['byte', 'kilobyte', 'megabyte', 'gigabyte'] as const;
-  let i = 0;
-  let n = bytes;
-  while (n >= 1024 && i < units.length - 1) {
-    n /= 1024;
-    i++;
-  }
-  return new Intl.NumberFormat(locale, { style: 'unit', unit: units[i], unitDisplay: 'short', maximumFractionDigits: 1 }).format(n);
-}
 
 function StateCell({ job }: { job: TDownloadJob }) {
   const { t, i18n } = useTranslation();
