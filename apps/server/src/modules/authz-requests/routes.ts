@@ -23,7 +23,8 @@ import {
 import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireSection, requireVendor } from '../../core/principal.js';
-import { createRequest, decideRequest, grantedTangramIds, listHolders, listRequests, qrClaimOf } from './requests.js';
+import { createRequest } from './create-request.js';
+import { decideRequest, grantedTangramIds, listHolders, listRequests, qrClaimOf } from './requests.js';
 
 const tags = ['authorisation'];
 const granted = { preHandler: requireSection('authorisation') };
