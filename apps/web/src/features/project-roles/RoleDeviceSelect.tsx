@@ -6,6 +6,7 @@ import type { TDevice, TProjectRole } from '@tessera/contracts';
 import { Select } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchText } from '../../components/useSearchText';
 import { useProjectDevices } from '../projects/api';
 
 interface TProps {
@@ -16,19 +17,13 @@ interface TProps {
   onChange?: (ids: number[]) => void;
 }
 
-const SEARCH_DEBOUNCE_MS = 300;
 const label = (d: { name: string; tangram_id: string }) => `${d.name} · ${d.tangram_id.slice(-12)}`;
 
 /** The select (a controlled antd form field). */
 export function RoleDeviceSelect({ projectId, initial, value, onChange }: TProps) {
   const { t } = useTranslation();
-  const [typed, setTyped] = useState('');
-  const [q, setQ] = useState<string | undefined>(undefined);
+  const { typed, setTyped, q } = useSearchText();
   const [known, setKnown] = useState(() => new Map(initial.map((d) => [d.id, label(d)])));
-  useEffect(() => {
-    const timer = setTimeout(() => setQ(typed.trim() || undefined), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [typed]);
   const results = useProjectDevices(projectId, { page: 1, limit: 50, q });
   const found: TDevice[] = results.data?.data ?? [];
   useEffect(() => {

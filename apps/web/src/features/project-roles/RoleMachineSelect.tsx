@@ -5,8 +5,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { machinePaths, type TMachineInstanceList, type TProjectRole } from '@tessera/contracts';
 import { Select } from 'antd';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchText } from '../../components/useSearchText';
 import { http } from '../../lib/http';
 import { roleKeys } from './api';
 
@@ -17,17 +18,10 @@ interface TProps {
   onChange?: (ids: number[]) => void;
 }
 
-const SEARCH_DEBOUNCE_MS = 300;
-
 /** The select (a controlled antd form field). */
 export function RoleMachineSelect({ initial, value, onChange }: TProps) {
   const { t } = useTranslation();
-  const [typed, setTyped] = useState('');
-  const [q, setQ] = useState<string | undefined>(undefined);
-  useEffect(() => {
-    const timer = setTimeout(() => setQ(typed.trim() || undefined), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [typed]);
+  const { typed, setTyped, q } = useSearchText();
   const results = useQuery({
     queryKey: roleKeys.machineOptions(q),
     queryFn: () => http.get<TMachineInstanceList>(machinePaths.instances, { page: 1, limit: 50, q }),

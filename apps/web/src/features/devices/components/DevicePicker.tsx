@@ -7,6 +7,7 @@
 import { Select } from 'antd';
 import { type CSSProperties, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useSearchText } from '../../../components/useSearchText';
 import { useDevices } from '../api';
 
 interface TProps {
@@ -22,20 +23,14 @@ interface TProps {
   onLabels?: (labels: ReadonlyMap<string, string>) => void;
 }
 
-const SEARCH_DEBOUNCE_MS = 300;
 /** A device's label in pickers: its name and the last 12 digits of its Tangram ID. */
 export const deviceLabel = (d: { name: string; tangram_id: string }) => `${d.name} · ${d.tangram_id.slice(-12)}`;
 
 /** The select (a controlled antd form field). */
 export function DevicePicker({ value, onChange, max, testId = 'device-picker', placeholder, onLabels, style }: TProps) {
   const { t } = useTranslation();
-  const [typed, setTyped] = useState('');
-  const [q, setQ] = useState<string | undefined>(undefined);
+  const { typed, setTyped, q } = useSearchText();
   const [known, setKnown] = useState(() => new Map<string, string>());
-  useEffect(() => {
-    const timer = setTimeout(() => setQ(typed.trim() || undefined), SEARCH_DEBOUNCE_MS);
-    return () => clearTimeout(timer);
-  }, [typed]);
   const results = useDevices({ page: 1, limit: 50, q });
   const found = results.data?.data;
   useEffect(() => {
