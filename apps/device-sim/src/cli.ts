@@ -2,17 +2,21 @@
  * `npm run sim -- --url mqtt://localhost:1883 --device <TANGRAMID>:<SECRET> ... --rate 1`, or
  * `npm run sim -- --project <id> --devices 20 --api http://localhost:8080 --token <vendor token>` to register
  * N devices through the API first. Runs until Ctrl-C; prints counters every 10 s. With `--ble-code` it prints each
- * device's current BLE proof code (docs/decisions/authorisation.md) and exits.
+ * device's current BLE proof code (docs/decisions/authorisation.md) and exits. `--model-fault` makes every device
+ * corrupt its AI model downloads (docs/protocol.md "AI models").
  */
 import { parseArgs } from 'node:util';
 import { bleProof } from './ble-proof.js';
-import { startSimulator, type TSimDevice } from './index.js';
+import { MODEL_FAULTS, startSimulator, type TModelFault, type TSimDevice } from './index.js';
 import { registerDevices } from './register.js';
 
 const USAGE = `usage:
   sim --url mqtt://localhost:1883 --device <TANGRAMID>:<SECRET> [--device ...] [--rate 1] [--status-period 10000] [--qos 1]
   sim --project <id> --devices 20 --api http://localhost:8080 --token <vendor token> [--url ...] [--rate 1]
-  sim --device <TANGRAMID>:<SECRET> [--device ...] --ble-code`;
+  sim --device <TANGRAMID>:<SECRET> [--device ...] --ble-code
+options:
+  --model-fault corrupt-once|corrupt-always   every device corrupts its AI model downloads (reported as
+                                              "sha256 mismatch"): only its first one, or all of them`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
@@ -27,10 +31,12 @@ async function main(): Promise<void> {
       api: { type: 'string', default: 'http://localhost:8080' },
       token: { type: 'string' },
       'ble-code': { type: 'boolean', default: false },
+      'model-fault': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
   });
   if (values.help) return void console.log(USAGE);
+  const modelFault = parseModelFault(values['model-fault']);
   let devices: TSimDevice[] = values.device.map((d) => {
     const [tangramId, secret] = d.split(':');
     if (!tangramId || !secret) throw new Error(`--device takes <TANGRAMID>:<SECRET>, got "${d}"`);
@@ -52,6 +58,7 @@ async function main(): Promise<void> {
     devices = devices.concat(registered);
   }
   if (devices.length === 0) throw new Error(`no devices\n${USAGE}`);
+  devices = devices.map((d) => ({ ...d, modelFault }));
   const sim = await startSimulator({
     url: values.url,
     devices,
@@ -65,6 +72,13 @@ async function main(): Promise<void> {
     clearInterval(timer);
     sim.stop().then(() => process.exit(0));
   });
+}
+
+function parseModelFault(value: string | undefined): TModelFault | undefined {
+  if (value === undefined) return undefined;
+  const fault = MODEL_FAULTS.find((f) => f === value);
+  if (!fault) throw new Error(`--model-fault takes ${MODEL_FAULTS.join(' or ')}, got "${value}"`);
+  return fault;
 }
 
 main().catch((err: unknown) => {

@@ -7,14 +7,15 @@ import { topics, ZDeviceConfig, type TTelemetryPoint } from '@tessera/contracts'
 import type { MqttClient } from 'mqtt';
 import { answerCommand } from './commands.js';
 import { nextStatusWord, seededRandom, valuesOf, type TRandom, type TVibrationProfile } from './generators.js';
+import { ModelReceiver, type TInstalledModel, type TModelCounters, type TModelFault } from './model-receiver.js';
 import { connectWithBackoff } from './reconnect.js';
 import { applyConfig, dueKeys, initialSchedule, tickMs, type TSchedule } from './schedule.js';
 
 /** How long stop() waits for the acknowledgements of publishes in flight, in milliseconds. */
 export const STOP_GRACE_MS = 1_000;
 
-/** Counters shared by the devices of one simulator. */
-export interface TSimCounters {
+/** Counters shared by the devices of one simulator; `modelsInstalled` and `modelsFailed` count finished installs. */
+export interface TSimCounters extends TModelCounters {
   published: number;
   acked: number;
   commandsAnswered: number;
@@ -35,6 +36,8 @@ export interface TDeviceRunOptions {
   counters: TSimCounters;
   seed: number;
   vibrationProfile: TVibrationProfile;
+  /** Corrupts its model downloads (model-receiver.ts MODEL_FAULTS); none by default. */
+  modelFault?: TModelFault;
 }
 
 /** A connected simulated device. */
@@ -46,6 +49,7 @@ export class SimulatedDevice {
   private readonly rnd: TRandom;
   private statusWord: number;
   private readonly startedAt = Date.now();
+  private readonly model: ModelReceiver;
 
   private constructor(
     private readonly client: MqttClient,
@@ -55,11 +59,22 @@ export class SimulatedDevice {
     this.rnd = seededRandom(o.seed);
     // High bits: a fixed "model/mode" pattern; low bits: flags the generator flips.
     this.statusWord = 0x01_0000_0000 + (o.seed & 0xffff) * 0x100;
+    this.model = new ModelReceiver({
+      tangramId: o.tangramId,
+      secret: o.secret,
+      counters: o.counters,
+      fault: o.modelFault,
+      // Sent even while disconnected: MQTT.js keeps QoS 1 publishes and sends them once connected again.
+      publishState: (state) => {
+        client.publish(topics.modelState(o.tangramId), JSON.stringify(state), { qos: 1 });
+      },
+    });
   }
 
   /**
-   * Connects (reconnect.ts: backoff, retries after any refusal once connected), subscribes to commands and config
-   * (MQTT.js subscribes again after a reconnect), and starts publishing.
+   * Connects (reconnect.ts: backoff, retries after any refusal once connected), subscribes to commands, config and
+   * model (MQTT.js subscribes again after a reconnect; a refused model subscription is not an error), and starts
+   * publishing.
    * @throws the first connection's refusal or socket error, except "server unavailable", which is waited out.
    */
   static async start(o: TDeviceRunOptions): Promise<SimulatedDevice> {
@@ -75,6 +90,9 @@ export class SimulatedDevice {
     const device = new SimulatedDevice(client, o);
     client.on('message', (topic, payload) => device.onMessage(topic, payload));
     await client.subscribeAsync([`devices/${o.tangramId}/commands/+`, topics.config(o.tangramId)], { qos: 1 });
+    // A broker that refuses the model topic (a platform without AI model deployments) leaves the device without
+    // models, not down: MQTT.js rejects the whole subscription when one topic of it is refused.
+    await client.subscribeAsync(topics.model(o.tangramId), { qos: 1 }).catch(() => undefined);
     device.restartTicker();
     device.publishStatus();
     device.statusTimer = setInterval(() => device.publishStatus(), o.statusPeriodMs);
@@ -87,6 +105,7 @@ export class SimulatedDevice {
    * otherwise keep the simulator from ever stopping.
    */
   async stop(graceMs = STOP_GRACE_MS): Promise<void> {
+    this.model.stop();
     if (this.tick) clearInterval(this.tick);
     if (this.statusTimer) clearInterval(this.statusTimer);
     if (Object.keys(this.client.outgoing).length > 0 && this.client.connected) {
@@ -98,6 +117,16 @@ export class SimulatedDevice {
       clearTimeout(timer);
     }
     await this.client.endAsync(true);
+  }
+
+  /** The model the device holds (model-receiver.ts), or null. */
+  installedModel(): TInstalledModel | null {
+    return this.model.installedModel();
+  }
+
+  /** The device's full Tangram ID. */
+  get tangramId(): string {
+    return this.o.tangramId;
   }
 
   private restartTicker(): void {
@@ -130,6 +159,10 @@ export class SimulatedDevice {
 
   private onMessage(topic: string, payload: Buffer): void {
     const id = this.o.tangramId;
+    if (topic === topics.model(id)) {
+      void this.model.receive(payload);
+      return;
+    }
     if (topic === topics.config(id)) {
       const config = ZDeviceConfig.safeParse(safeJson(payload));
       if (!config.success) return;

@@ -1,10 +1,11 @@
 /**
  * Device simulator: runs simulated devices as real MQTT clients — telemetry at
- * `rateHz`, status words every `statusPeriodMs`, command replies, retained config applied. Used by the CLI
- * (`npm run sim`), the demo and the tests.
+ * `rateHz`, status words every `statusPeriodMs`, command replies, retained config applied, AI models downloaded and
+ * verified. Used by the CLI (`npm run sim`), the demo and the tests.
  */
 import { SimulatedDevice, type TSimCounters } from './device.js';
 import { DEFAULT_KEYS, type TVibrationProfile } from './generators.js';
+import type { TInstalledModel, TModelFault } from './model-receiver.js';
 
 /** One simulated device's credentials. */
 export interface TSimDevice {
@@ -14,6 +15,11 @@ export interface TSimDevice {
   keys?: string[];
   /** How its vibration behaves (generators.ts VIBRATION_PROFILES); `steady` by default. */
   vibrationProfile?: TVibrationProfile;
+  /**
+   * Corrupts its model downloads so that they fail with `sha256 mismatch`: `corrupt-once` only its first finished
+   * download (a retry installs), `corrupt-always` every one. None by default.
+   */
+  modelFault?: TModelFault;
 }
 
 /** Simulator options. */
@@ -30,8 +36,14 @@ export interface TSimOptions {
 
 /** A running simulator. */
 export interface TSimulator {
-  /** Points published and acknowledged so far. */
+  /** Points published and acknowledged so far, commands answered, configs applied, models installed and failed. */
   stats(): TSimCounters;
+  /**
+   * The model device `tangramId` holds (`{ deploymentId, attempt, modelId, revision, sha256, bytes }`), or null when
+   * it holds none. A failed install keeps the model held before.
+   * @throws Error when no device of this simulator has that Tangram ID.
+   */
+  installedModel(tangramId: string): TInstalledModel | null;
   /** Stops every device (each waits at most `graceMs` for its acknowledgements; device.ts STOP_GRACE_MS by default). */
   stop(graceMs?: number): Promise<void>;
 }
@@ -46,7 +58,15 @@ export const DEFAULT_STATUS_PERIOD_MS = 10_000;
  * answering "server unavailable" is waited out, not an error.
  */
 export async function startSimulator(opts: TSimOptions): Promise<TSimulator> {
-  const counters: TSimCounters = { published: 0, acked: 0, commandsAnswered: 0, configsApplied: 0, refusals: 0 };
+  const counters: TSimCounters = {
+    published: 0,
+    acked: 0,
+    commandsAnswered: 0,
+    configsApplied: 0,
+    refusals: 0,
+    modelsInstalled: 0,
+    modelsFailed: 0,
+  };
   const rateHz = opts.rateHz ?? 1;
   const started = await Promise.allSettled(
     opts.devices.map((d, i) =>
@@ -61,6 +81,7 @@ export async function startSimulator(opts: TSimOptions): Promise<TSimulator> {
         counters,
         seed: i + 1,
         vibrationProfile: d.vibrationProfile ?? 'steady',
+        modelFault: d.modelFault,
       }),
     ),
   );
@@ -72,6 +93,11 @@ export async function startSimulator(opts: TSimOptions): Promise<TSimulator> {
   }
   return {
     stats: () => ({ ...counters }),
+    installedModel: (tangramId) => {
+      const device = devices.find((d) => d.tangramId === tangramId);
+      if (!device) throw new Error(`no simulated device ${tangramId}`);
+      return device.installedModel();
+    },
     stop: async (graceMs) => {
       await Promise.all(devices.map((d) => d.stop(graceMs)));
     },
@@ -83,4 +109,5 @@ export { answerCommand, SIM_FIRMWARE_VERSION } from './commands.js';
 export { DEFAULT_KEYS, seededRandom, valuesOf, VIBRATION_PROFILES, type TVibrationProfile } from './generators.js';
 export { RECONNECT_FIRST_MS, RECONNECT_MAX_MS, reconnectDelayMs } from './reconnect.js';
 export type { TSimCounters } from './device.js';
+export { MODEL_FAULTS, type TInstalledModel, type TModelFault } from './model-receiver.js';
 export { bleProof } from './ble-proof.js';

@@ -43,4 +43,5 @@ export * from './package-policy.js';
 export * from './machines.js';
 export * from './motor-health.js';
 export * from './ai-models.js';
+export * from './model-deployments.js';
 export * from './assistant.js';

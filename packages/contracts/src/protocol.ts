@@ -67,6 +67,10 @@ export const topics = {
   command: (id: string, reqId: string) => `devices/${id}/commands/${reqId}`,
   commandReply: (id: string, reqId: string) => `devices/${id}/commands/${reqId}/reply`,
   config: (id: string) => `devices/${id}/config`,
+  /** Retained: the AI model revision the device should hold (ZDeviceModelMessage; empty: none). */
+  model: (id: string) => `devices/${id}/model`,
+  /** The device's download and install state of its model (ZDeviceModelState). */
+  modelState: (id: string) => `devices/${id}/model/state`,
   live: (id: string) => `live/devices/${id}`,
   /** The alerts an account may see, as they open, change and resolve (ZLiveAlertMessage). */
   liveAlerts: (accountId: number) => `live/accounts/${accountId}/alerts`,

@@ -15,6 +15,7 @@ import { healthRoutes } from '../modules/health/routes.js';
 import { imageRoutes } from '../modules/images/routes.js';
 import { lineRoutes } from '../modules/line/routes.js';
 import { machineRoutes } from '../modules/machines/routes.js';
+import { deviceModelRoutes, modelRolloutRoutes } from '../modules/model-deployments/routes.js';
 import { motorHealthRoutes } from '../modules/motor-health/routes.js';
 import { alertDeliveryRoutes } from '../modules/notifications/delivery-routes.js';
 import { notificationRoutes } from '../modules/notifications/routes.js';
@@ -62,6 +63,8 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/client-authz/v1', authzRequestRoutes],
   ['/frontstage-ai/v1', assistantRoutes],
   ['/frontstage-ai/v1', aiModelRoutes],
+  ['/frontstage-ai/v1', modelRolloutRoutes],
+  ['/device/v1', deviceModelRoutes],
 ];
 
 /** Registers all module routes on `app`. */

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
 import { openDatabase, type Database } from '../db/client.js';
 import { runMigrations } from '../db/migrate.js';
+import { modelStateListener } from '../modules/model-deployments/state-reports.js';
 import { startDemo } from '../modules/demo/seed.js';
 import { ensureCatalogue } from '../modules/products/ensure-catalogue.js';
 import { createMessaging, type TMessaging } from '../modules/ingest/messaging.js';
@@ -186,6 +187,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
         await flowAlerts.idle();
       },
     });
+    messaging.setModelStateListener(modelStateListener(db, log));
     const built = await buildApp({ ...ctx, config: { ...config, webDist: config.webDist ?? DEFAULT_WEB_DIST } });
     app = built;
 

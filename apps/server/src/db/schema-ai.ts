@@ -1,12 +1,11 @@
 /**
  * The AI model registry (docs/decisions/ai.md): models of a tenant, their numbered revisions (each a file in the blob
- * store), and the deployments that pin a revision. Deploying is later work; its table is here so that "a deployed
- * revision cannot be deleted" holds in the database from the start (a foreign key that restricts).
+ * store), and their rollouts to devices with each device's state.
  * Part of the one Drizzle schema (schema.ts re-exports every schema file); times are epoch ms in `bigint` columns.
  */
 import { sql } from 'drizzle-orm';
-import { bigint, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
-import { AI_MODEL_FRAMEWORKS } from '@tessera/contracts';
+import { bigint, doublePrecision, index, integer, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
+import { AI_MODEL_FRAMEWORKS, MODEL_DEPLOYMENT_STATES } from '@tessera/contracts';
 import { createdAt, updatedAt } from './columns.js';
 import { accounts, tenants } from './schema-accounts.js';
 import { devices, tangramProducts } from './schema-catalogue.js';
@@ -65,11 +64,12 @@ export const aiModelRevisions = pgTable(
 );
 
 /**
- * A revision deployed to a device (written by the deploy work to come). While a row names a revision, neither the
- * revision nor its model can be deleted: the registry answers 409, and the restricting key holds against races.
+ * A rollout: one deployment of a revision to a set of devices (docs/decisions/ai.md "Deploying to devices"), by whom
+ * and when. Its devices are the `ai_model_deployments` rows. The revision may not be deleted while one of its rollouts
+ * still holds a device (the registry checks; the restricting key holds against races).
  */
-export const aiModelDeployments = pgTable(
-  'ai_model_deployments',
+export const aiModelRollouts = pgTable(
+  'ai_model_rollouts',
   {
     id: serial('id').primaryKey(),
     tenantId: integer('tenant_id')
@@ -78,13 +78,43 @@ export const aiModelDeployments = pgTable(
     revisionId: integer('revision_id')
       .notNull()
       .references(() => aiModelRevisions.id, { onDelete: 'restrict' }),
+    createdBy: integer('created_by').references(() => accounts.id, { onDelete: 'set null' }),
+    createdAt: createdAt(),
+  },
+  (t) => [index('ai_model_rollouts_tenant_idx').on(t.tenantId, t.id), index('ai_model_rollouts_revision_idx').on(t.revisionId)],
+);
+
+/**
+ * One device of a rollout and its state (MODEL_DEPLOYMENT_STATES): `progress` 0…1, the device's `reason` when it
+ * failed, `attempt` (1, then + 1 per retry; a device's report names the attempt it speaks of, so a late report of an
+ * older attempt changes nothing). A device holds one model: at most one of its rows is not `superseded`.
+ */
+export const aiModelDeployments = pgTable(
+  'ai_model_deployments',
+  {
+    id: serial('id').primaryKey(),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    rolloutId: integer('rollout_id')
+      .notNull()
+      .references(() => aiModelRollouts.id, { onDelete: 'cascade' }),
+    revisionId: integer('revision_id')
+      .notNull()
+      .references(() => aiModelRevisions.id, { onDelete: 'restrict' }),
     deviceId: integer('device_id')
       .notNull()
       .references(() => devices.id, { onDelete: 'cascade' }),
+    state: text('state', { enum: MODEL_DEPLOYMENT_STATES }).notNull().default('pending'),
+    progress: doublePrecision('progress').notNull().default(0),
+    reason: text('reason'),
+    attempt: integer('attempt').notNull().default(1),
     createdAt: createdAt(),
+    updatedAt: updatedAt(),
   },
   (t) => [
-    uniqueIndex('ai_model_deployments_device_revision_uq').on(t.deviceId, t.revisionId),
+    uniqueIndex('ai_model_deployments_current_device_uq').on(t.deviceId).where(sql`${t.state} <> 'superseded'`),
+    index('ai_model_deployments_rollout_idx').on(t.rolloutId),
     index('ai_model_deployments_revision_idx').on(t.revisionId),
   ],
 );

@@ -1,12 +1,12 @@
 /**
  * The AI model registry's API (`/frontstage-ai/v1`, docs/decisions/ai.md): every route answers 401 without a login,
  * 403 to a user and to a vendor without the registry (13:1), 404 for another tenant's model, and 2xx to the vendor;
- * models are created, validated, listed (search, framework, paging), changed and deleted; a deployed revision stays.
+ * models are created, validated, listed (search, framework, paging), changed and deleted (a deployed revision stays:
+ * model-deployments.int.test.ts).
  * The files themselves (upload, limit, download, ranges, blob removal) are ai-model-files.int.test.ts.
  */
 import { randomBytes } from 'node:crypto';
 import {
-  AiModelErrorCode,
   aiModelPaths,
   DEFAULT_FEATURES,
   NAME_MAX,
@@ -16,13 +16,10 @@ import {
   type TAiModelRevisionPage,
   type TErrorBody,
 } from '@tessera/contracts';
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDeviceProject } from '../../../test/device-factory.js';
 import { buildAccount, type TBuiltAccount } from '../../../test/factories.js';
 import { TEST_DB_KIND } from '../../../test/helpers.js';
 import { startTwoTenants, type TTwoTenants } from '../../../test/tenants.js';
-import { aiModelDeployments, aiModels } from '../../db/schema.js';
 import { moduleId } from '../projects/catalogue.fixtures.js';
 import { createModelVia, uniqueModelName, uploadVia } from './ai-models.fixtures.js';
 
@@ -221,24 +218,5 @@ describe(`AI model registry API (${TEST_DB_KIND})`, () => {
     const uploads = await Promise.all(Array.from({ length: 4 }, () => uploadVia(t.server, t.vendor.token, model.id, randomBytes(10_000))));
     expect(uploads.map((u) => u.status)).toEqual([201, 201, 201, 201]);
     expect(uploads.map((u) => u.body.revision).sort()).toEqual([1, 2, 3, 4]);
-  });
-
-  it('keeps a deployed revision and its model: 409 AI_MODEL_DEPLOYED until the deployment is gone', async () => {
-    const model = await createModelVia(t.server, t.vendor.token);
-    const revision = (await uploadVia(t.server, t.vendor.token, model.id, randomBytes(500))).body;
-    const { devices } = await buildDeviceProject(t.server.ctx.db, { tenantId: t.vendor.tenantId, count: 1 });
-    await t.server.ctx.db
-      .insert(aiModelDeployments)
-      .values({ tenantId: t.vendor.tenantId, revisionId: revision.id, deviceId: devices[0].id });
-    const listed = (await api<TAiModelRevisionPage>('GET', aiModelPaths.revisions(model.id), t.vendor.token)).body.data[0];
-    expect(listed.deployed).toBe(true);
-    for (const url of [aiModelPaths.revision(model.id, revision.revision), aiModelPaths.model(model.id)]) {
-      const refused = await api('DELETE', url, t.vendor.token);
-      expect(refused.status).toBe(409);
-      expect(refused.body.code).toBe(AiModelErrorCode.Deployed);
-    }
-    await t.server.ctx.db.delete(aiModelDeployments).where(eq(aiModelDeployments.revisionId, revision.id));
-    expect((await api('DELETE', aiModelPaths.model(model.id), t.vendor.token)).status).toBe(204);
-    expect(await t.server.ctx.db.select().from(aiModels).where(eq(aiModels.id, model.id))).toEqual([]);
   });
 });

@@ -5,13 +5,13 @@
  * Rows go first, in one transaction; the files after the commit, so a failed removal leaves an unreferenced file
  * (logged), never a revision without its file.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { AiModelErrorCode } from '@tessera/contracts';
 import type { Logger } from 'pino';
 import type { TBlobStore } from '../../core/blob-store.js';
 import { conflict } from '../../core/errors.js';
 import type { Db } from '../../db/client.js';
-import { aiModelRevisions, aiModels } from '../../db/schema.js';
+import { aiModelRevisions, aiModelRollouts, aiModels } from '../../db/schema.js';
 import { ownedModel } from './model-queries.js';
 import { isDeployed, ownedRevision } from './revision-queries.js';
 
@@ -65,6 +65,15 @@ export async function deleteAiModel(deps: TDeleteDeps, tenantId: number, id: num
         .where(and(eq(aiModelRevisions.modelId, id), isDeployed))
         .limit(1);
       if (deployed) throw deployedConflict('a revision of this model');
+      // Rollouts that no device holds any more are history of the revisions going now.
+      await tx
+        .delete(aiModelRollouts)
+        .where(
+          inArray(
+            aiModelRollouts.revisionId,
+            tx.select({ id: aiModelRevisions.id }).from(aiModelRevisions).where(eq(aiModelRevisions.modelId, id)),
+          ),
+        );
       const revisions = await tx
         .delete(aiModelRevisions)
         .where(eq(aiModelRevisions.modelId, id))
@@ -91,6 +100,7 @@ export async function deleteRevision(deps: TDeleteDeps, tenantId: number, modelI
         .from(aiModelRevisions)
         .where(and(eq(aiModelRevisions.id, revision.id), isDeployed));
       if (deployed) throw deployedConflict('this revision');
+      await tx.delete(aiModelRollouts).where(eq(aiModelRollouts.revisionId, revision.id));
       await tx.delete(aiModelRevisions).where(eq(aiModelRevisions.id, revision.id));
       await tx.update(aiModels).set({ updatedAt: Date.now() }).where(eq(aiModels.id, modelId));
       return revision.blobKey;

@@ -4,7 +4,8 @@
  * opens with the bearer header, or with a link token (`POST …/link`, valid AI_MODEL_LINK_TTL_S seconds) so that the
  * browser saves a large file straight to disk.
  */
-import type { Readable } from 'node:stream';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
 import { AI_MODEL_LINK_TTL_S, AiModelErrorCode, aiModelPaths, type TAiModelLink, type TErrorBody } from '@tessera/contracts';
@@ -118,4 +119,29 @@ export async function answerRevisionFile(
     },
     stream: file.stream,
   };
+}
+
+const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+/**
+ * Answers a GET or HEAD of `revision`'s file on `reply` with the request's `Range` and `If-Range` (see
+ * {@link answerRevisionFile}); HEAD gets the headers only.
+ * @throws AppError 410 AI_MODEL_FILE_GONE when the blob store no longer has the file.
+ */
+export async function sendRevisionFile(
+  blobs: TBlobStore,
+  revision: TRevisionRow,
+  req: FastifyRequest,
+  reply: FastifyReply,
+): Promise<FastifyReply> {
+  const answer = await answerRevisionFile(blobs, revision, { range: header(req.headers.range), ifRange: header(req.headers['if-range']) });
+  reply.status(answer.status).headers(answer.headers);
+  if (answer.status === 416) return reply.send(answer.body);
+  // HEAD (a download manager sizing the file): the headers only. Fastify's HEAD route would read a stream to its end
+  // and set Content-Length 0 for no body, so it gets an empty stream and the file is never read.
+  if (req.method === 'HEAD') {
+    answer.stream.destroy();
+    return reply.send(Readable.from([]));
+  }
+  return reply.send(answer.stream);
 }

@@ -16,8 +16,11 @@ import { presentRevision } from './presenters.js';
 /** A revision row. */
 export type TRevisionRow = typeof aiModelRevisions.$inferSelect;
 
-/** True while a deployment names the revision (docs/decisions/ai.md "Deployed revisions"). */
-export const isDeployed = sql<boolean>`exists (select 1 from ai_model_deployments d where d.revision_id = ${aiModelRevisions.id})`;
+/**
+ * True while a device holds the revision: one of its deployments is not superseded (docs/decisions/ai.md "Deployed
+ * revisions").
+ */
+export const isDeployed = sql<boolean>`exists (select 1 from ai_model_deployments d where d.revision_id = ${aiModelRevisions.id} and d.state <> 'superseded')`;
 
 /** The views of the revisions matching `where`, newest first. */
 function selectViews(db: TDbOrTx, where: SQL | undefined) {

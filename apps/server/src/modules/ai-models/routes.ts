@@ -4,7 +4,6 @@
  * 13:1); users get 403. Another tenant's ids answer 404 like missing ones. Multipart is registered in this scope
  * only, for the upload.
  */
-import { Readable } from 'node:stream';
 import fastifyMultipart from '@fastify/multipart';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
@@ -29,7 +28,7 @@ import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireSection, requireVendor } from '../../core/principal.js';
 import { deleteAiModel, deleteRevision } from './delete-model.js';
-import { answerRevisionFile, revisionLink, revisionToDownload } from './download.js';
+import { revisionLink, revisionToDownload, sendRevisionFile } from './download.js';
 import { getAiModel, listAiModels } from './model-queries.js';
 import { readRevisionUpload } from './read-upload.js';
 import { listRevisions } from './revision-queries.js';
@@ -41,7 +40,7 @@ const noContent = { 204: z.null().describe('no content') };
 const requireRegistry = requireSection('aiModel');
 
 /** preHandler: a vendor or admin granted the registry (13:1). 401 without a login, 403 otherwise. */
-async function requireModelManager(request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function requireModelManager(request: FastifyRequest, reply: FastifyReply): Promise<void> {
   await requireVendor(request, reply);
   await requireRegistry(request, reply);
 }
@@ -54,7 +53,6 @@ async function tokenOrManager(request: FastifyRequest, reply: FastifyReply): Pro
 }
 
 const tenant = (req: FastifyRequest) => principalOf(req).tenantId;
-const header = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 /** Registers the AI model routes (prefix `/frontstage-ai/v1`). */
 export async function aiModelRoutes(app: TApp, ctx: TAppContext): Promise<void> {
@@ -129,19 +127,7 @@ export async function aiModelRoutes(app: TApp, ctx: TAppContext): Promise<void> 
     },
     async (req, reply) => {
       const revision = await revisionToDownload(db, req.params.id, req.params.rev, { principal: req.principal, token: req.query.token });
-      const answer = await answerRevisionFile(blobs, revision, {
-        range: header(req.headers.range),
-        ifRange: header(req.headers['if-range']),
-      });
-      reply.status(answer.status).headers(answer.headers);
-      if (answer.status === 416) return reply.send(answer.body);
-      // HEAD (a download manager sizing the file): the headers only. Fastify's HEAD route would read a stream to its
-      // end and set Content-Length 0 for no body, so it gets an empty stream and the file is never read.
-      if (req.method === 'HEAD') {
-        answer.stream.destroy();
-        return reply.send(Readable.from([]));
-      }
-      return reply.send(answer.stream);
+      return sendRevisionFile(blobs, revision, req, reply);
     },
   );
 }

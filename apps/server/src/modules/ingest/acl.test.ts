@@ -5,8 +5,11 @@ const ME = '540001010000010001000000000001';
 const OTHER = '540001010000010001000000000002';
 
 describe('device topic ACL', () => {
-  it('lets a device publish its own telemetry, status and command replies only', () => {
+  it('lets a device publish its own telemetry, status, command replies and model state only', () => {
     expect(canDevicePublish(ME, `devices/${ME}/telemetry`)).toBe(true);
+    expect(canDevicePublish(ME, `devices/${ME}/model/state`)).toBe(true);
+    expect(canDevicePublish(ME, `devices/${OTHER}/model/state`)).toBe(false);
+    expect(canDevicePublish(ME, `devices/${ME}/model`)).toBe(false);
     expect(canDevicePublish(ME, `devices/${ME}/status`)).toBe(true);
     expect(canDevicePublish(ME, `devices/${ME}/commands/r1/reply`)).toBe(true);
     expect(canDevicePublish(ME, `devices/${OTHER}/telemetry`)).toBe(false);
@@ -16,7 +19,10 @@ describe('device topic ACL', () => {
     expect(canDevicePublish(ME, `devices/${ME}/telemetry/extra`)).toBe(false);
   });
 
-  it('lets a device subscribe to its own commands and config only, no broad wildcards', () => {
+  it('lets a device subscribe to its own commands, config and model only, no broad wildcards', () => {
+    expect(canDeviceSubscribe(ME, `devices/${ME}/model`)).toBe(true);
+    expect(canDeviceSubscribe(ME, `devices/${OTHER}/model`)).toBe(false);
+    expect(canDeviceSubscribe(ME, `devices/${ME}/model/state`)).toBe(false);
     expect(canDeviceSubscribe(ME, `devices/${ME}/commands/+`)).toBe(true);
     expect(canDeviceSubscribe(ME, `devices/${ME}/commands/abc`)).toBe(true);
     expect(canDeviceSubscribe(ME, `devices/${ME}/config`)).toBe(true);

@@ -5,7 +5,7 @@
 import { ID_MAX, parseDeviceTopic } from '@tessera/contracts';
 
 /** What a device topic is, for the ingest and ACL code. */
-export type TDeviceTopicKind = 'telemetry' | 'status' | 'reply' | 'other';
+export type TDeviceTopicKind = 'telemetry' | 'status' | 'reply' | 'model_state' | 'other';
 
 /** Classifies a topic published under `devices/{tangramId}/`; null when not a device topic. */
 export function classifyDeviceTopic(topic: string): { tangramId: string; kind: TDeviceTopicKind } | null {
@@ -14,24 +14,25 @@ export function classifyDeviceTopic(topic: string): { tangramId: string; kind: T
   const { tangramId, rest } = parsed;
   if (rest.length === 1 && rest[0] === 'telemetry') return { tangramId, kind: 'telemetry' };
   if (rest.length === 1 && rest[0] === 'status') return { tangramId, kind: 'status' };
+  if (rest.length === 2 && rest[0] === 'model' && rest[1] === 'state') return { tangramId, kind: 'model_state' };
   if (rest.length === 3 && rest[0] === 'commands' && isPlainLevel(rest[1]) && rest[2] === 'reply') return { tangramId, kind: 'reply' };
   return { tangramId, kind: 'other' };
 }
 
-/** A device may publish only its own telemetry, status and command replies. */
+/** A device may publish only its own telemetry, status, command replies and model state. */
 export function canDevicePublish(tangramId: string, topic: string): boolean {
   const t = classifyDeviceTopic(topic);
   return t !== null && t.tangramId === tangramId && t.kind !== 'other';
 }
 
 /**
- * A device may subscribe only to its own commands (`devices/{id}/commands/+` or one request id) and its
- * retained config (`devices/{id}/config`). `#` and any other wildcard are refused.
+ * A device may subscribe only to its own commands (`devices/{id}/commands/+` or one request id), its retained config
+ * (`devices/{id}/config`) and its retained model (`devices/{id}/model`). `#` and any other wildcard are refused.
  */
 export function canDeviceSubscribe(tangramId: string, filter: string): boolean {
   const parts = filter.split('/');
   if (parts[0] !== 'devices' || parts[1] !== tangramId) return false;
-  if (parts.length === 3) return parts[2] === 'config';
+  if (parts.length === 3) return parts[2] === 'config' || parts[2] === 'model';
   if (parts.length === 4 && parts[2] === 'commands') return parts[3] === '+' || isPlainLevel(parts[3]);
   return false;
 }

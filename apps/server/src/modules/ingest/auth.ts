@@ -25,6 +25,7 @@ import {
   livePlatformTelemetryId,
   liveTopicDevice,
 } from './acl.js';
+import type { TDeviceReports } from './device-reports.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import type { IngestPipeline } from './pipeline.js';
 import { ThrottledLog } from './throttled-log.js';
@@ -41,6 +42,8 @@ export interface THookDeps {
   tokens: TokenService;
   directory: DeviceDirectory;
   pipeline: IngestPipeline | null;
+  /** Where a device's reports other than telemetry and status go (embedded mode). */
+  reports: TDeviceReports;
   log: Logger;
 }
 
@@ -133,9 +136,16 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
         return done(new Error(`publish to ${packet.topic} not allowed`));
       }
       const kind = classifyDeviceTopic(packet.topic)?.kind;
-      if ((kind !== 'telemetry' && kind !== 'status') || !deps.pipeline) return done(null);
-      // Calling done only after the batch commits is what delays the QoS 1 PUBACK (Aedes writes it after this hook).
       const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+      // Calling done only after the write commits is what delays the QoS 1 PUBACK (Aedes writes it after this hook).
+      if (kind === 'model_state' && deps.pipeline) {
+        deps.reports.modelState(identity.device, payload).then(
+          () => done(null),
+          (err: Error) => done(err),
+        );
+        return;
+      }
+      if ((kind !== 'telemetry' && kind !== 'status') || !deps.pipeline) return done(null);
       deps.pipeline.submit(identity.device, kind, payload).then(
         () => done(null),
         (err: Error) => done(err),

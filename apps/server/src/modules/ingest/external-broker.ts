@@ -9,13 +9,18 @@ import { LIVE_ACCESS_FILTER } from '@tessera/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 import { classifyDeviceTopic } from './acl.js';
+import type { TDeviceReports } from './device-reports.js';
 import type { DeviceDirectory } from './directory.js';
 import type { IngestPipeline } from './pipeline.js';
 
 /** The shared-subscription group every replica joins. */
 export const SHARE_GROUP = 'tessera';
 /** Ingest subscriptions. */
-export const INGEST_FILTERS = [`$share/${SHARE_GROUP}/devices/+/telemetry`, `$share/${SHARE_GROUP}/devices/+/status`];
+export const INGEST_FILTERS = [
+  `$share/${SHARE_GROUP}/devices/+/telemetry`,
+  `$share/${SHARE_GROUP}/devices/+/status`,
+  `$share/${SHARE_GROUP}/devices/+/model/state`,
+];
 /**
  * Ingest connections per replica. MQTT.js handles one incoming packet at a time and a QoS 1 message is held
  * until its batch commits, so parallel connections are what lets one batch hold several messages.
@@ -43,6 +48,8 @@ export interface TExternalDeps {
   clientIdBase: string;
   pipeline: IngestPipeline;
   directory: DeviceDirectory;
+  /** Where model-state reports go. */
+  reports: TDeviceReports;
   log: Logger;
   /** Called with each live message seen on the broker (to forward to local browsers). */
   onLive(topic: string, payload: Buffer): void;
@@ -54,13 +61,14 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
 
   async function ingest(topic: string, message: Buffer): Promise<void> {
     const t = classifyDeviceTopic(topic);
-    if (!t || (t.kind !== 'telemetry' && t.kind !== 'status')) return;
+    if (!t || (t.kind !== 'telemetry' && t.kind !== 'status' && t.kind !== 'model_state')) return;
     const device = await directory.device(t.tangramId);
     if (!device) {
       log.warn({ topic }, 'ingest: message from an unknown device dropped');
       return;
     }
-    await pipeline.submit(device, t.kind, message);
+    if (t.kind === 'model_state') await deps.reports.modelState(device, message);
+    else await pipeline.submit(device, t.kind, message);
   }
 
   const control = await mqtt.connectAsync(deps.url, {

@@ -7,6 +7,7 @@ import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import type { TAppContext, TMessageBus } from '../../core/context.js';
 import { createBrokerHooks } from './auth.js';
+import { createDeviceReports, type TDeviceReportListener } from './device-reports.js';
 import { DeviceDirectory } from './directory.js';
 import { MQTT_MAX_PACKET_BYTES, MQTT_MAX_PACKET_BYTES_BEFORE_LOGIN, LIVE_ACCESS_FILTER, ZLiveAccessMessage } from '@tessera/contracts';
 import { BrokerGuard, type TBrokerRefusal } from './broker-guard.js';
@@ -55,6 +56,8 @@ export interface TMessaging {
    * evaluations still reach the database and the broker.
    */
   setCommitListener(listener: TCommitListener): void;
+  /** Hands every `devices/{id}/model/state` report to `listener` (modules/model-deployments). */
+  setModelStateListener(listener: TDeviceReportListener): void;
 }
 
 /** Receives committed batches (see {@link TMessaging.setCommitListener}). */
@@ -96,7 +99,8 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     },
     log,
   );
-  const hooks = createBrokerHooks({ db, tokens, directory, pipeline: isExternal ? null : pipeline, log });
+  const reports = createDeviceReports();
+  const hooks = createBrokerHooks({ db, tokens, directory, pipeline: isExternal ? null : pipeline, reports, log });
   const broker = await createEmbeddedBroker(hooks, guard);
   // An account's access shrank (an authorisation revoked, on this replica or another: in external mode the message
   // comes back through the broker's live relay): close its browser connections that watch a device it lost.
@@ -141,6 +145,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
         clientIdBase: `tessera-${hostname()}-${httpPort}`,
         pipeline,
         directory,
+        reports,
         log,
         onLive: (topic, payload) => {
           broker.publish(topic, payload).catch(() => undefined);
@@ -165,6 +170,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     },
     ingestCounters: () => pipeline.counters,
     brokerRefusals: () => guard.refusals,
+    setModelStateListener: (listener) => reports.setModelStateListener(listener),
     setCommitListener(listener) {
       commitListener = listener;
       pipeline.setCommitListener((rows) => listener.accept(rows));

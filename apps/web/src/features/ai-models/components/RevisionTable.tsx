@@ -1,9 +1,9 @@
 /**
  * A model's revisions, newest first (docs/decisions/ai.md): number, file, size, SHA-256 (copyable), notes, who uploaded
- * it and when, whether it is deployed; download (the browser saves it to disk through a one-minute link) and delete
- * with a confirmation — not offered for a deployed revision.
+ * it and when, whether it is deployed; deploy to devices (the caller opens its drawer), download (the browser saves it
+ * to disk through a one-minute link) and delete with a confirmation — not offered for a deployed revision.
  */
-import { DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
+import { CloudUploadOutlined, DeleteOutlined, DownloadOutlined } from '@ant-design/icons';
 import type { TAiModelRevision } from '@tessera/contracts';
 import { App, Button, Empty, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -13,9 +13,10 @@ import { formatBytes } from '../../../lib/formatBytes';
 import type { HttpError } from '../../../lib/http';
 import { formatLocalTime } from '../../devices/model/format';
 import { saveRevisionFile, useAiModelRevisions, useDeleteRevision } from '../api';
+import { shortSha } from '../model/rolloutProgress';
 
-/** The revisions of model `modelId`. */
-export function RevisionTable({ modelId }: { modelId: number }) {
+/** The revisions of model `modelId`; `onDeploy` is told the revision whose Deploy button was pressed. */
+export function RevisionTable({ modelId, onDeploy }: { modelId: number; onDeploy: (revision: TAiModelRevision) => void }) {
   const { t, i18n } = useTranslation();
   const { message, modal } = App.useApp();
   const { query, paginate } = useListQuery();
@@ -80,7 +81,7 @@ export function RevisionTable({ modelId }: { modelId: number }) {
           dataIndex: 'sha256',
           render: (sha: string, r) => (
             <Typography.Text code copyable={{ text: sha }} title={sha} data-testid={`revision-sha-${r.revision}`} data-sha256={sha}>
-              {`${sha.slice(0, 12)}…`}
+              {shortSha(sha)}
             </Typography.Text>
           ),
         },
@@ -101,6 +102,16 @@ export function RevisionTable({ modelId }: { modelId: number }) {
           fixed: 'right',
           render: (_, r) => (
             <Space>
+              <Button
+                size="small"
+                type="primary"
+                ghost
+                icon={<CloudUploadOutlined />}
+                onClick={() => onDeploy(r)}
+                data-testid={`revision-deploy-${r.revision}`}
+              >
+                {t('aiModels.deploy.action')}
+              </Button>
               <Button
                 size="small"
                 icon={<DownloadOutlined />}

@@ -1,10 +1,10 @@
 /**
  * /ai-model/detail/{id} (feature code 13:1; docs/decisions/ai.md): one model — framework, hardware module, what goes in
- * and comes out — with edit and delete, the upload of its next revision (progress bar, cancel) and its revisions
- * (download, delete). Another organisation's model, or a missing one, says so.
+ * and comes out — with edit and delete, the upload of its next revision (progress bar, cancel), its revisions
+ * (deploy, download, delete) and its deployments. Another organisation's model, or a missing one, says so.
  */
 import { ArrowLeftOutlined, DeleteOutlined, EditOutlined } from '@ant-design/icons';
-import { AiModelErrorCode } from '@tessera/contracts';
+import { AiModelErrorCode, type TAiModelRevision } from '@tessera/contracts';
 import { App, Button, Card, Descriptions, Flex, Result, Space, Spin, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,8 +13,10 @@ import type { HttpError } from '../../../lib/http';
 import { formatLocalTime } from '../../devices/model/format';
 import { useAiModel, useDeleteAiModel } from '../api';
 import { AiModelDrawer } from '../components/AiModelDrawer';
+import { DeployDrawer } from '../components/DeployDrawer';
 import { RevisionTable } from '../components/RevisionTable';
 import { RevisionUpload } from '../components/RevisionUpload';
+import { RolloutTable } from '../components/RolloutTable';
 
 const multiline = (text: string) => <Typography.Text style={{ whiteSpace: 'pre-wrap' }}>{text || '—'}</Typography.Text>;
 
@@ -27,6 +29,7 @@ export default function AiModelDetailPage() {
   const model = useAiModel(id);
   const remove = useDeleteAiModel();
   const [editing, setEditing] = useState(false);
+  const [deploying, setDeploying] = useState<TAiModelRevision>();
   const back = (
     <Link to="/ai-model/list" data-testid="ai-model-back">
       <ArrowLeftOutlined /> {t('aiModels.back')}
@@ -87,10 +90,14 @@ export default function AiModelDetailPage() {
       <Card title={t('aiModels.revisions.title')}>
         <Flex vertical gap={16}>
           <RevisionUpload modelId={m.id} />
-          <RevisionTable modelId={m.id} />
+          <RevisionTable modelId={m.id} onDeploy={setDeploying} />
         </Flex>
       </Card>
+      <Card title={t('aiModels.rollouts.title')} data-testid="rollouts-card">
+        <RolloutTable modelId={m.id} />
+      </Card>
       <AiModelDrawer model={editing ? m : undefined} onClose={() => setEditing(false)} />
+      <DeployDrawer modelId={m.id} revision={deploying} onClose={() => setDeploying(undefined)} />
     </Flex>
   );
 }
