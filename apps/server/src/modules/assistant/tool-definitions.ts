@@ -5,6 +5,7 @@
  */
 import { ASSISTANT_ACTION_COMMANDS } from '@tessera/contracts';
 import type { TChatTool } from './chat-client.js';
+import { RULE_RUNS_DEFAULT, RULE_RUNS_MAX, RUN_SCAN_MAX, RUN_STEPS_MAX, TOOL_VALUE_CHARS_MAX } from './platform-rule-runs.js';
 
 const tool = (name: string, description: string, properties: Record<string, unknown>, required: string[] = []): TChatTool => ({
   type: 'function',
@@ -21,6 +22,7 @@ export const ASSISTANT_TOOL_NAMES = [
   'history_statistics',
   'list_alerts',
   'platform_rule_status',
+  'platform_rule_runs',
   'propose_device_command',
 ] as const;
 /** A tool's name. */
@@ -57,9 +59,26 @@ export const ASSISTANT_TOOLS: readonly TChatTool[] = [
       level: { type: 'string', enum: ['remind', 'early_warning', 'alert'] },
     },
   ),
-  tool('platform_rule_status', 'The platform rules of the tenant with their status (running, stopped, error, …) and last run time.', {
-    q: { type: 'string', description: 'text a rule name contains' },
-  }),
+  tool(
+    'platform_rule_status',
+    'The platform rules of the tenant with their id, status (running, stopped, error, …) and last run time; platform_rule_runs takes the id.',
+    {
+      q: { type: 'string', description: 'text a rule name contains' },
+    },
+  ),
+  tool(
+    'platform_rule_runs',
+    `The newest runs of one platform rule, newest first, each with its trigger (device, key, values), outcome (ok, error, refused), error and trace: the nodes it visited in order with each node's outcome, error and output. Use it to explain why a rule did or did not act. Cut to stay small: at most ${RUN_STEPS_MAX} nodes per run (the last, where an error stops a run, always kept; steps_omitted counts the rest) and values over ${TOOL_VALUE_CHARS_MAX} characters end in "… (+N chars)". Vendors only.`,
+    {
+      rule_id: { type: 'integer', description: 'the rule’s id, from platform_rule_status' },
+      limit: { type: 'integer', minimum: 1, maximum: RULE_RUNS_MAX, description: `how many runs, default ${RULE_RUNS_DEFAULT}` },
+      failed_only: {
+        type: 'boolean',
+        description: `only runs that failed (error or refused), searched among the newest ${RUN_SCAN_MAX}; default false`,
+      },
+    },
+    ['rule_id'],
+  ),
   tool(
     'propose_device_command',
     'Propose a remote-control command for the person to confirm; it is NOT sent by you. getDeviceInfo needs no key; sensorCommand needs a key and an action (default read).',

@@ -29,9 +29,10 @@ import { listDevices } from '../devices/device-queries.js';
 import { listRules } from '../platform-rules/rule-service.js';
 import { getLatest } from '../telemetry/latest.js';
 import { statisticsSummary } from '../telemetry/statistics.js';
+import { platformRuleRuns, ZPlatformRuleRunsArgs } from './platform-rule-runs.js';
 import type { TAssistantToolName } from './tool-definitions.js';
 
-/** What tools need: the database and (for rule status) the flow runtime. */
+/** What tools need: the database and (for the platform-rule tools) the flow runtime. */
 export interface TToolDeps {
   db: Db;
   flows: TFlowRuntime;
@@ -61,6 +62,7 @@ const ARGS = {
     level: z.enum(ALERT_LEVELS).optional(),
   }),
   platform_rule_status: z.object({ q: z.string().trim().max(64).optional() }),
+  platform_rule_runs: ZPlatformRuleRunsArgs,
   propose_device_command: z.object({
     tangram_id: ZTangramId,
     command: z.enum(ASSISTANT_ACTION_COMMANDS),
@@ -183,6 +185,9 @@ const RUNNERS: Record<TAssistantToolName, TRun> = {
       },
       references: page.data.map((r) => ({ kind: 'rule' as const, label: r.name, path: pathOf(r.id) })),
     };
+  },
+  platform_rule_runs({ db, flows }, principal, args: z.infer<typeof ARGS.platform_rule_runs>) {
+    return platformRuleRuns(db, flows, principal, args);
   },
   async propose_device_command({ db }, principal, args: z.infer<typeof ARGS.propose_device_command>) {
     const device = await deviceFor(db, principal, args.tangram_id, 'control_device');
