@@ -35,6 +35,7 @@ describe('console routes (spec §2)', () => {
     expect(matched('/platform_rule/detail/4')).toEqual(['platform_rule/detail/:id']);
     expect(matched('/ai-model/list')).toEqual(['ai-model/list']);
     expect(matched('/ai-model/detail/3')).toEqual(['ai-model/detail/:id']);
+    expect(matched('/ai-model/detail/3/rollouts/5')).toEqual(['ai-model/detail/:id/rollouts/:rolloutId']);
     expect(matched('/no/such/page')).toEqual(['*']);
   });
 

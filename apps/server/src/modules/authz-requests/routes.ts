@@ -23,6 +23,7 @@ import {
 import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireSection, requireVendor } from '../../core/principal.js';
+import { announceAccessChange } from '../devices/access-changes.js';
 import { createRequest } from './create-request.js';
 import { decideRequest, grantedTangramIds, listHolders, listRequests, qrClaimOf } from './requests.js';
 
@@ -33,10 +34,7 @@ const owners = { preHandler: [requireSection('authorisation'), requireVendor] };
 /** Registers the authorisation-request routes (prefix `/client-authz/v1`). */
 export async function authzRequestRoutes(app: TApp, ctx: TAppContext): Promise<void> {
   const { db, bus, log } = ctx;
-  const announce = (accountId: number) =>
-    bus
-      .publish(topics.liveAccess(accountId), JSON.stringify({ account_id: accountId, changed_at: Date.now() }))
-      .catch((err: unknown) => log.warn({ err, accountId }, 'access change not announced on the live channel'));
+  const announce = (accountId: number) => announceAccessChange(bus, log, [accountId]);
 
   app.get('/device-authz', { ...granted, schema: { tags, querystring: ZAuthzRequestQuery, response: { 200: ZAuthzRequestList } } }, (req) =>
     listRequests(db, principalOf(req), req.query),

@@ -16,11 +16,13 @@ import {
   type TPackagePolicy,
   type TProjectRole,
   type TProjectRoleList,
+  topics,
 } from '@tessera/contracts';
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser, buildVendor, type TBuiltAccount } from '../../../test/factories.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import { connectBrowser, subscribeGranted, waitUntil } from '../ingest/ingest-test-kit.js';
 import { machineBindings, machineComponents, machineConfigures, machines, tenants } from '../../db/schema.js';
 import { createProjectVia, registerVia } from '../projects/catalogue.fixtures.js';
 
@@ -155,6 +157,32 @@ describe(`device roles, machine roles and the plan (${TEST_DB_KIND})`, () => {
     expect(list.body.data.map((r) => r.id)).toContain(created.body.id);
     expect((await server.api<TProjectRoleList>('GET', machineRolePaths.roles, { token: other.token })).body.data).toEqual([]);
     expect((await server.api('DELETE', machineRolePaths.role(created.body.id), { token: vendor.token })).status).toBe(204);
+  });
+
+  it('tells members added to or removed from a role on their live access channel; a removed one loses its live device', async () => {
+    const leaver = await buildUser(server, vendor.tenantId);
+    const browser = await connectBrowser(server.wsUrl, leaver.token);
+    const received: string[] = [];
+    browser.on('message', (topic) => received.push(topic));
+    expect(await subscribeGranted(browser, [topics.liveAccess(leaver.accountId), topics.live(d[1].tangram_id)])).toEqual([1, 128]);
+
+    const role = await deviceRole({ device_ids: [d[1].id], member_emails: [leaver.email] });
+    expect(role.status).toBe(201);
+    await waitUntil(() => received.includes(topics.liveAccess(leaver.accountId)));
+    expect(await subscribeGranted(browser, [topics.live(d[1].tangram_id)])).toEqual([1]);
+
+    const closed = new Promise<void>((resolve) => browser.once('close', () => resolve()));
+    const put = await server.api('PUT', deviceRolePaths.role(role.body.id), {
+      token: vendor.token,
+      body: { name: role.body.name, permissions: ['view_telemetry'], device_ids: [d[1].id], member_emails: [] },
+    });
+    expect(put.status).toBe(200);
+    // The replica closes the browser connection still watching the device the account lost.
+    await closed;
+    browser.end(true);
+    const again = await connectBrowser(server.wsUrl, leaver.token);
+    expect(await subscribeGranted(again, [topics.live(d[1].tangram_id)])).toEqual([128]);
+    await again.endAsync();
   });
 
   it("refuses another tenant's machine (404 naming it) and an empty machine list (400)", async () => {

@@ -117,3 +117,10 @@ export async function listRoles(
   );
   return { ...page, data: (await viewsOf(db, page.data)).map(presentProjectRole) };
 }
+
+/** The account ids of role `roleId`'s members (any kind; the caller has checked the role is the tenant's, or reads it
+ * only to tell those accounts of a change). */
+export async function roleMemberIds(db: TDbOrTx, roleId: number): Promise<number[]> {
+  const rows = await db.select({ accountId: projectRoleMembers.accountId }).from(projectRoleMembers).where(eq(projectRoleMembers.roleId, roleId));
+  return rows.map((r) => r.accountId);
+}

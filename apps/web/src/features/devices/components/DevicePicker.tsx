@@ -1,41 +1,61 @@
 /**
  * Picks devices the viewer may see (the server's device list: the tenant's devices for a vendor, the authorised ones
- * for a user), by Tangram ID: a multi-select searching name, nickname or Tangram ID on the server, 50 at a time, at
- * most `max` chosen (the limit is said when reached). Chosen devices keep their labels while other results show.
- * Used by every page that picks devices to read (analytics, exports, widgets, platform telemetry).
+ * for a user), by Tangram ID (or by device id with `valueKey="id"`): a multi-select searching name, nickname or
+ * Tangram ID on the server, 50 at a time, at most `max` chosen (the limit is said when reached). Chosen devices keep
+ * their labels while other results show. Used by every page that picks devices (analytics, exports, widgets, platform
+ * telemetry, model rollouts).
  */
 import { Select } from 'antd';
-import { type CSSProperties, useEffect, useMemo, useRef, useState } from 'react';
+import { type CSSProperties, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchText } from '../../../components/useSearchText';
 import { useDevices } from '../api';
 
-interface TProps {
-  value?: string[];
-  onChange?: (tangramIds: string[]) => void;
+/** What a picked device is known by: its Tangram ID (the default) or its numeric id. */
+type TDeviceKey = 'tangram_id' | 'id';
+type TKeyValue<K extends TDeviceKey> = K extends 'id' ? number : string;
+
+interface TProps<K extends TDeviceKey> {
+  /** The field the value holds (default `tangram_id`). */
+  valueKey?: K;
+  value?: TKeyValue<K>[];
+  onChange?: (devices: TKeyValue<K>[]) => void;
+  /** The form item's id, for its label. */
+  id?: string;
   /** At most this many devices. */
   max: number;
   testId?: string;
   placeholder?: string;
   /** Style of the select (its width, most often). */
   style?: CSSProperties;
-  /** Told the labels ({@link deviceLabel}) of every device the picker has listed, by Tangram ID, as they become known. */
-  onLabels?: (labels: ReadonlyMap<string, string>) => void;
+  /** Told the labels ({@link deviceLabel}) of every device the picker has listed, by value, as they become known. */
+  onLabels?: (labels: ReadonlyMap<TKeyValue<K>, string>) => void;
 }
 
 /** A device's label in pickers: its name and the last 12 digits of its Tangram ID. */
 export const deviceLabel = (d: { name: string; tangram_id: string }) => `${d.name} · ${d.tangram_id.slice(-12)}`;
 
 /** The select (a controlled antd form field). */
-export function DevicePicker({ value, onChange, max, testId = 'device-picker', placeholder, onLabels, style }: TProps) {
+export function DevicePicker<K extends TDeviceKey = 'tangram_id'>({
+  valueKey,
+  value,
+  onChange,
+  id,
+  max,
+  testId = 'device-picker',
+  placeholder,
+  onLabels,
+  style,
+}: TProps<K>) {
   const { t } = useTranslation();
   const { typed, setTyped, q } = useSearchText();
-  const [known, setKnown] = useState(() => new Map<string, string>());
+  const [known, setKnown] = useState(() => new Map<TKeyValue<K>, string>());
   const results = useDevices({ page: 1, limit: 50, q });
   const found = results.data?.data;
+  const keyOf = useCallback((d: { id: number; tangram_id: string }) => d[valueKey ?? 'tangram_id'] as TKeyValue<K>, [valueKey]);
   useEffect(() => {
-    if (found?.length) setKnown((m) => new Map([...m, ...found.map((d) => [d.tangram_id, deviceLabel(d)] as const)]));
-  }, [found]);
+    if (found?.length) setKnown((m) => new Map([...m, ...found.map((d) => [keyOf(d), deviceLabel(d)] as const)]));
+  }, [found, keyOf]);
   const labelsRef = useRef(onLabels);
   labelsRef.current = onLabels;
   useEffect(() => labelsRef.current?.(known), [known]);
@@ -43,15 +63,13 @@ export function DevicePicker({ value, onChange, max, testId = 'device-picker', p
   const full = chosen.length >= max;
   const options = useMemo(() => {
     const listed = found ?? [];
-    const ids = new Set(listed.map((d) => d.tangram_id));
-    const others = chosen.filter((id) => !ids.has(id)).map((id) => ({ value: id, label: known.get(id) ?? id }));
-    return [
-      ...listed.map((d) => ({ value: d.tangram_id, label: deviceLabel(d), disabled: full && !chosen.includes(d.tangram_id) })),
-      ...others,
-    ];
-  }, [found, known, chosen, full]);
+    const keys = new Set(listed.map(keyOf));
+    const others = chosen.filter((k) => !keys.has(k)).map((k) => ({ value: k, label: known.get(k) ?? String(k) }));
+    return [...listed.map((d) => ({ value: keyOf(d), label: deviceLabel(d), disabled: full && !chosen.includes(keyOf(d)) })), ...others];
+  }, [found, known, chosen, full, keyOf]);
   return (
-    <Select<string[]>
+    <Select<TKeyValue<K>[]>
+      id={id}
       mode="multiple"
       showSearch
       filterOption={false}
