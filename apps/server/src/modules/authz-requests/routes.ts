@@ -18,7 +18,6 @@ import {
   ZIdParam,
   ZListQuery,
   ZTangramIdParam,
-  topics,
 } from '@tessera/contracts';
 import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';

@@ -121,6 +121,9 @@ export async function listRoles(
 /** The account ids of role `roleId`'s members (any kind; the caller has checked the role is the tenant's, or reads it
  * only to tell those accounts of a change). */
 export async function roleMemberIds(db: TDbOrTx, roleId: number): Promise<number[]> {
-  const rows = await db.select({ accountId: projectRoleMembers.accountId }).from(projectRoleMembers).where(eq(projectRoleMembers.roleId, roleId));
+  const rows = await db
+    .select({ accountId: projectRoleMembers.accountId })
+    .from(projectRoleMembers)
+    .where(eq(projectRoleMembers.roleId, roleId));
   return rows.map((r) => r.accountId);
 }
