@@ -112,27 +112,20 @@ export async function createRollout(
     const rows = await tx
       .insert(aiModelDeployments)
       .values(targets.map((d) => ({ tenantId: principal.tenantId, rolloutId: rollout.id, revisionId: revision.id, deviceId: d.id })))
-      .returning({ id: aiModelDeployments.id, deviceId: aiModelDeployments.deviceId });
-    const tangramIdOf = new Map(targets.map((d) => [d.id, d.tangramId]));
-    const list: TModelDelivery[] = rows.map((r) => ({
-      deploymentId: r.id,
-      attempt: 1,
-      tangramId: tangramIdOf.get(r.deviceId) ?? '',
-      modelId: model.id,
-      modelName: model.name,
-      framework: model.framework,
-      revision: revision.revision,
-      fileName: revision.fileName,
-      sizeBytes: revision.sizeBytes,
-      sha256: revision.sha256,
-    }));
-    return { rolloutId: rollout.id, deliveries: list };
+      .returning({ id: aiModelDeployments.id });
+    return {
+      rolloutId: rollout.id,
+      deliveries: await deliveriesOf(
+        tx,
+        rows.map((r) => r.id),
+      ),
+    };
   });
   await publishDeliveries(deps.bus, deps.log, deliveries, deps.baseUrl);
   return getRollout(deps.db, principal.tenantId, rolloutId);
 }
 
-/** The deliveries of the rollout's deployments matching `where` (with their current attempt). */
+/** What the devices of deployments `ids` are told (with each deployment's current attempt). */
 async function deliveriesOf(db: TDbOrTx, ids: number[]): Promise<TModelDelivery[]> {
   if (ids.length === 0) return [];
   const rows = await db
