@@ -8,12 +8,14 @@ import {
   type TMachineConfigure,
   type TMachineInstance,
   type TMachineInstanceList,
+  topics,
 } from '@tessera/contracts';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildUser } from '../../../test/factories.js';
 import { TEST_DB_KIND } from '../../../test/helpers.js';
 import { machineAuthz, machineBindings, machines, projectRoleMachines, projectRoleMembers, projectRoles } from '../../db/schema.js';
+import { connectBrowser, subscribeGranted } from '../ingest/ingest-test-kit.js';
 import { startMachineWorld, type TErrorBody, type TMachineWorld, uniqueName } from './machines.fixtures.js';
 
 describe(`machine instances (${TEST_DB_KIND})`, () => {
@@ -196,6 +198,29 @@ describe(`machine instances (${TEST_DB_KIND})`, () => {
     ]);
     const refused = await put(machine.id, { name: machine.name, bindings: [{ component_id: motorId, device_id: w.devices[0].id }] });
     expect(refused.status).toBe(409);
+    await w.server.api('DELETE', machinePaths.instance(machine.id), { token: w.vendor.token });
+  });
+
+  it("changing a machine's bindings tells its holders at once: one watching an unbound device live loses it", async () => {
+    const machine = (
+      await w.createInstance({
+        configure_id: configure.id,
+        name: uniqueName('Watched'),
+        bindings: [{ component_id: motorId, device_id: w.devices[2].id }],
+      })
+    ).body;
+    await w.server.ctx.db.insert(machineAuthz).values({ machineId: machine.id, accountId: w.user.accountId });
+    const tangramId = w.devices[2].tangram_id;
+    const browser = await connectBrowser(w.server.wsUrl, w.user.token);
+    expect(await subscribeGranted(browser, [topics.live(tangramId), topics.liveAccess(w.user.accountId)])).toEqual([1, 1]);
+
+    const closed = new Promise<void>((resolve) => browser.once('close', () => resolve()));
+    expect((await put(machine.id, { name: machine.name, bindings: [] })).status).toBe(200);
+    await closed;
+    browser.end(true);
+    const again = await connectBrowser(w.server.wsUrl, w.user.token);
+    expect(await subscribeGranted(again, [topics.live(tangramId)])).toEqual([128]);
+    await again.endAsync();
     await w.server.api('DELETE', machinePaths.instance(machine.id), { token: w.vendor.token });
   });
 

@@ -22,10 +22,12 @@ import {
 import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireSection, requireVendor } from '../../core/principal.js';
+import { announceAccessChange } from '../devices/access-changes.js';
 import { getMachineConfigure, listMachineConfigures } from './configure-queries.js';
 import { deleteMachineConfigure, deleteMachineInstance } from './delete-machines.js';
 import { getMachineInstance, listMachineInstances } from './instance-queries.js';
 import { createMachineConfigure, updateMachineConfigure } from './save-configure.js';
+import { machineHolderIds } from './holders.js';
 import { createMachineInstance, updateMachineInstance } from './save-instance.js';
 
 const tags = ['machines'];
@@ -36,7 +38,7 @@ const noContent = { 204: z.null().describe('no content') };
 
 /** Registers the machine routes (prefix `/frontstage/user/v1`). */
 export async function machineRoutes(app: TApp, ctx: TAppContext): Promise<void> {
-  const { db } = ctx;
+  const { db, bus, log } = ctx;
 
   app.get('/machine-configure', { ...vendor, schema: { tags, querystring: ZListQuery, response: { 200: ZMachineConfigureList } } }, (req) =>
     listMachineConfigures(db, tenant(req), req.query),
@@ -75,10 +77,17 @@ export async function machineRoutes(app: TApp, ctx: TAppContext): Promise<void> 
   app.put(
     '/machine-instance/:id',
     { ...vendor, schema: { tags, params: ZIdParam, body: ZMachineInstanceUpdate, response: { 200: ZMachineInstance } } },
-    (req) => updateMachineInstance(db, principalOf(req), req.params.id, req.body),
+    async (req) => {
+      const machine = await updateMachineInstance(db, principalOf(req), req.params.id, req.body);
+      // Its bindings may have changed: whoever holds the machine gained or lost devices.
+      await announceAccessChange(bus, log, await machineHolderIds(db, req.params.id));
+      return machine;
+    },
   );
   app.delete('/machine-instance/:id', { ...vendor, schema: { tags, params: ZIdParam, response: noContent } }, async (req, reply) => {
+    const holders = await machineHolderIds(db, req.params.id);
     await deleteMachineInstance(db, tenant(req), req.params.id);
+    await announceAccessChange(bus, log, holders);
     return reply.status(204).send(null);
   });
 }
