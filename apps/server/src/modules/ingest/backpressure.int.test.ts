@@ -26,13 +26,21 @@ describe(`ingest back-pressure (${TEST_DB_KIND})`, () => {
     await server.stop();
   });
 
-  it('holds no more than its bound while the database cannot keep up, leaving the rest unread, and loses nothing', async () => {
-    // Writes fail (SQLSTATE 53100, a failure retries outlive) until the trigger goes: the database "cannot keep up".
+  /** Telemetry writes fail (SQLSTATE 53100, a failure retries outlive) until {@link restoreWrites}: the database "cannot keep up". */
+  async function failWrites(): Promise<void> {
     await server.ctx.db.execute(
       sql.raw(`create function test_slow() returns trigger language plpgsql as $$
         begin raise exception 'no space left on device' using errcode = '53100'; end $$`),
     );
     await server.ctx.db.execute(sql.raw('create trigger test_slow before insert on telemetry for each row execute function test_slow()'));
+  }
+  async function restoreWrites(): Promise<void> {
+    await server.ctx.db.execute(sql.raw('drop trigger test_slow on telemetry'));
+    await server.ctx.db.execute(sql.raw('drop function test_slow()'));
+  }
+
+  it('holds no more than its bound while the database cannot keep up, leaving the rest unread, and loses nothing', async () => {
+    await failWrites();
     const base = Date.now() - 3_600_000;
     const sends = devices.flatMap((d, di) =>
       Array.from({ length: 40 }, (_, m) =>
@@ -58,8 +66,7 @@ describe(`ingest back-pressure (${TEST_DB_KIND})`, () => {
     // The broker stopped reading those connections: part of what was sent has not even reached ingest.
     expect(server.ctx.bus.ingestBacklog().openPublishes).toBeLessThan(sends.length);
 
-    await server.ctx.db.execute(sql.raw('drop trigger test_slow on telemetry'));
-    await server.ctx.db.execute(sql.raw('drop function test_slow()'));
+    await restoreWrites();
     await Promise.all(sends);
     for (const d of devices) expect(await telemetryCount(server.ctx.db, d.id)).toBe(40 * POINTS_PER_MESSAGE);
     expect(server.ctx.bus.ingestBacklog()).toMatchObject({ queuedPoints: 0, waitingPublishes: 0, openPublishes: 0, stalled: false });
@@ -70,27 +77,28 @@ describe(`ingest back-pressure (${TEST_DB_KIND})`, () => {
     // after the first test's points: the device's clock moves forward, as a device's does
     const base = Date.now() - 1_800_000;
     const messages = 300;
-    let peakOpen = 0;
-    // Sampled once per event-loop turn (after each round of socket reads), not on a timer a busy loop can starve.
-    let sampling = true;
-    const sample = () => {
-      peakOpen = Math.max(peakOpen, server.ctx.bus.ingestBacklog().openPublishes);
-      if (sampling) setImmediate(sample);
-    };
-    sample();
-    // 300 messages in flight at once (750 KB): ingest commits them slowly, BATCH_MAX points at a time.
-    await Promise.all(
-      Array.from({ length: messages }, (_, m) =>
-        clients[0].publishAsync(
-          topics.telemetry(d.tangramId),
-          JSON.stringify(
-            Array.from({ length: POINTS_PER_MESSAGE }, (_, i) => ({ key: 'humidity', ts: base + m * POINTS_PER_MESSAGE + i, vs: [i] })),
-          ),
-          { qos: 1 },
+    // Writes wait (they fail and are retried) while the device sends: its publishes stay open, so what the broker has
+    // read of its connection shows — sampled over half a second, not raced against commits that can finish within
+    // one event-loop turn on PGlite.
+    await failWrites();
+    // 300 messages in flight at once (750 KB).
+    const sends = Array.from({ length: messages }, (_, m) =>
+      clients[0].publishAsync(
+        topics.telemetry(d.tangramId),
+        JSON.stringify(
+          Array.from({ length: POINTS_PER_MESSAGE }, (_, i) => ({ key: 'humidity', ts: base + m * POINTS_PER_MESSAGE + i, vs: [i] })),
         ),
+        { qos: 1 },
       ),
     );
-    sampling = false;
+    await until(async () => (server.ctx.bus.ingestBacklog().openPublishes > 0 ? true : undefined));
+    let peakOpen = 0;
+    for (let i = 0; i < 10; i += 1) {
+      peakOpen = Math.max(peakOpen, server.ctx.bus.ingestBacklog().openPublishes);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await restoreWrites();
+    await Promise.all(sends);
     expect(await telemetryCount(server.ctx.db, d.id, 'humidity')).toBe(messages * POINTS_PER_MESSAGE);
     // One socket chunk (≤ ~80 KB, ~32 of these messages) plus what is admitted; never the whole window.
     expect(peakOpen).toBeGreaterThan(0);
