@@ -20,7 +20,7 @@ import { createRuleNotifier } from '../modules/notifications/dispatch.js';
 import type { TRuleNotifier } from '../modules/notifications/types.js';
 import { RuleEngine } from '../modules/evaluation/engine.js';
 import { RuleCommands } from '../modules/evaluation/commands.js';
-import { FlowEngine } from '../modules/evaluation/flows/flow-engine.js';
+import { FLOW_CLOSE_WAIT_MS, FlowEngine } from '../modules/evaluation/flows/flow-engine.js';
 import { AlertPublisher } from '../modules/alerts/live-publisher.js';
 import { RuleChangeHub } from '../modules/evaluation/rule-changes.js';
 import type { TApp } from '../core/app-type.js';
@@ -99,10 +99,12 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
   let appClosing: Promise<void> | undefined;
   let stopDemo: (() => Promise<void>) | undefined;
   let stopOutbox: (() => Promise<void>) | undefined;
+  let stopDeadlineAt = Number.POSITIVE_INFINITY;
   const steps: TShutdownStep[] = [
     {
       name: 'stop accepting',
-      run: async () => {
+      run: async (deadlineAt) => {
+        stopDeadlineAt = deadlineAt;
         // Fastify answers 503 to requests on open connections from here on, and Node refuses new ones.
         appClosing = app?.close();
         await messaging?.stopAccepting();
@@ -183,7 +185,10 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
         platformTelemetry.accept(batch);
       },
       close: async () => {
-        await Promise.all([rules.close(), platformRules.close(), platformTelemetry.close()]);
+        // Platform-rule runs are derived work: they get at most half of what is left of the stop, so that the
+        // broker, HTTP and the database still close by the deadline.
+        const flowsBudgetMs = Math.min(FLOW_CLOSE_WAIT_MS, Math.max(0, (stopDeadlineAt - Date.now()) / 2));
+        await Promise.all([rules.close(), platformRules.close(flowsBudgetMs), platformTelemetry.close()]);
         await flowAlerts.idle();
       },
     });

@@ -28,9 +28,15 @@ import { TenantRuleCache } from './tenant-rules.js';
 import { RunQueue } from './run-queue.js';
 import { FlowScheduler } from './scheduler.js';
 import { settleStops, STOP_SETTLE_EVERY_MS } from './stop-settler.js';
+import { settlesWithin } from '../../../core/deadline.js';
 
 /** Runs in progress at once across tenants. */
 export const FLOW_CONCURRENCY = 256;
+/**
+ * The most close() takes by default, ms: the first half waits for runs in progress (and matching, scheduled sends,
+ * housekeeping), the rest writes the trace waiting. Well inside SHUTDOWN_TIMEOUT_MS's default (8 s).
+ */
+export const FLOW_CLOSE_WAIT_MS = 2_000;
 /** Retention pruning interval, ms. */
 const PRUNE_EVERY_MS = 60_000;
 
@@ -60,16 +66,17 @@ export interface TFlowRunAnswer {
   effects: TFlowEffectRecord[];
 }
 
-/** Counters for health and benchmarks. */
+/** Counters for health and benchmarks; `skipped`: runs queued or triggered once close() began, never started. */
 export interface TFlowEngineCounters {
   runs: number;
   errors: number;
   refused: number;
+  skipped: number;
 }
 
 /** Runs platform rules on committed telemetry, on schedule fires and on request. */
 export class FlowEngine {
-  readonly counters: TFlowEngineCounters = { runs: 0, errors: 0, refused: 0 };
+  readonly counters: TFlowEngineCounters = { runs: 0, errors: 0, refused: 0, skipped: 0 };
   private readonly now: () => number;
   private readonly tenants: TenantRuleCache;
   private readonly runQueue = new RunQueue<TQueuedRun>(
@@ -246,6 +253,10 @@ export class FlowEngine {
   }
 
   private enqueue(config: TEngineConfig, run: TQueuedRun): void {
+    if (this.closed) {
+      this.counters.skipped += 1;
+      return;
+    }
     const release = this.track(run.rule.id);
     if (this.runQueue.offer(run.rule.tenantId, config, { ...run, release })) return;
     release();
@@ -366,12 +377,17 @@ export class FlowEngine {
     return this.trace.flush();
   }
 
-  /** Resolves once nothing is being matched, queued or run, and the trace is written (tests, shutdown). */
+  /** Resolves once nothing is being matched, queued or run, and the trace is written (tests). */
   async idle(): Promise<void> {
+    await this.settled();
+    await this.flush();
+  }
+
+  /** Resolves once nothing is being matched, queued or run. */
+  private async settled(): Promise<void> {
     while (this.pending > 0 || this.runQueue.busy) {
       await new Promise<void>((r) => this.idleWaiters.push(r));
     }
-    await this.flush();
   }
 
   private wakeIdle(): void {
@@ -380,15 +396,29 @@ export class FlowEngine {
     for (const w of waiters) w();
   }
 
-  /** Finishes what is in flight, writes the trace, stops the timers. */
-  async close(): Promise<void> {
+  /**
+   * Stops the engine for a server stop (docs/deployment.md "Stopping") within `budgetMs`: takes no new trigger and
+   * skips every queued run — runs are derived from points already stored, not acknowledged data, and a full queue at
+   * the tenant's rate (10,000 at 1,000/s by default) would take seconds to work off. It waits for the runs in progress
+   * at most half the budget, writes the trace waiting until the budget ends (rows still waiting then are dropped),
+   * stops the timers and logs what was skipped, left unfinished and not traced. Never throws.
+   */
+  async close(budgetMs: number = FLOW_CLOSE_WAIT_MS): Promise<void> {
     this.closed = true;
-    await this.scheduler.stop();
-    await this.idle();
+    const startedAt = Date.now();
+    const runsUntil = startedAt + budgetMs / 2;
+    await settlesWithin(this.scheduler.stop(), runsUntil - Date.now());
+    for (const run of this.runQueue.clear()) {
+      run.release?.();
+      this.counters.skipped += 1;
+    }
     clearInterval(this.pruneTimer);
     clearInterval(this.settleTimer);
-    await Promise.all(this.housekeeping);
-    this.trace.stop();
+    await settlesWithin(Promise.all([this.settled(), ...this.housekeeping]), runsUntil - Date.now());
+    const unfinishedRuns = this.runQueue.inProgress;
+    await settlesWithin(this.flush(), startedAt + budgetMs - Date.now());
+    const untracedRuns = this.trace.stop();
     this.runQueue.stop();
+    this.opts.log.info({ skippedRuns: this.counters.skipped, unfinishedRuns, untracedRuns }, 'platform rules: stopped');
   }
 }

@@ -52,9 +52,24 @@ export class RunQueue<T> {
     return n;
   }
 
+  /** Runs in progress (started, not settled). */
+  get inProgress(): number {
+    return this.running;
+  }
+
   /** True while a run is in progress or waiting. */
   get busy(): boolean {
     return this.running > 0 || [...this.queues.values()].some((q) => q.runs.length > 0);
+  }
+
+  /**
+   * Takes every queued (not yet started) item out of the queue, in arrival order per tenant, and answers them; runs
+   * in progress are not touched. The engine's close uses it: waiting runs are derived work, not stored data.
+   */
+  clear(): T[] {
+    const taken: T[] = [];
+    for (const q of this.queues.values()) taken.push(...q.runs.splice(0));
+    return taken;
   }
 
   /** Stops the window timer (runs in progress finish on their own). */

@@ -20,14 +20,16 @@ export class TraceWriter {
   private readonly flushing = new Set<Promise<void>>();
   private flushLoop: Promise<void> | null = null;
   private flushTimer: NodeJS.Timeout | null = null;
+  private stopped = false;
 
   constructor(
     private readonly db: Db,
     private readonly log: Logger,
   ) {}
 
-  /** Queues one run's row; a full batch starts a write, else a timer does. */
+  /** Queues one run's row; a full batch starts a write, else a timer does. After stop() rows are dropped. */
   record(row: TRunRow): void {
+    if (this.stopped) return;
     this.rows.push(row);
     if (this.rows.length >= TRACE_BATCH) void this.flush();
     else if (!this.flushTimer) {
@@ -67,9 +69,15 @@ export class TraceWriter {
     } while (this.rows.length > 0);
   }
 
-  /** Stops the flush timer (rows still waiting are written by a last flush()). */
-  stop(): void {
+  /**
+   * Stops the writer for the engine's close(): the flush timer ends, rows still waiting (not yet in a statement) are
+   * dropped, and rows recorded later are not taken — the database is about to close. Statements already sent finish.
+   * @returns how many waiting rows were dropped.
+   */
+  stop(): number {
+    this.stopped = true;
     if (this.flushTimer) clearTimeout(this.flushTimer);
     this.flushTimer = null;
+    return this.rows.splice(0).length;
   }
 }
