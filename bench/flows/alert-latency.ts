@@ -65,7 +65,12 @@ export async function measureAlertLatency(server: TRunningServer, pointsPerS: nu
     const alertLatencies = await collectAlertLatencies(listener, 'bench_platform_alerts', sentAt);
     for (const d of devices) {
       clients.push(
-        await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, { username: d.tangramId, password: d.secret, reconnectPeriod: 0 }),
+        await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
+          username: d.tangramId,
+          password: d.secret,
+          clientId: d.tangramId,
+          reconnectPeriod: 0,
+        }),
       );
     }
     const periodMs = (deviceCount * 1000) / pointsPerS;

@@ -39,7 +39,12 @@ async function main(): Promise<void> {
     const { devices } = await buildDeviceProject(database.db, { count: DEVICES });
     for (const d of devices) {
       clients.push(
-        await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, { username: d.tangramId, password: d.secret, reconnectPeriod: 0 }),
+        await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
+          username: d.tangramId,
+          password: d.secret,
+          clientId: d.tangramId,
+          reconnectPeriod: 0,
+        }),
       );
     }
     console.log(`ingest bench: ${DEVICES} devices × ${POINTS}-point QoS 1 messages every ${MESSAGE_PERIOD_MS} ms for ${SECONDS} s`);

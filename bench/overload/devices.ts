@@ -80,7 +80,13 @@ async function run(order: TDevicesOrder, report: (r: TDevicesReport) => Promise<
     const group = order.devices.slice(i, i + 50);
     const clients = await Promise.all(
       group.map((d) =>
-        mqtt.connectAsync(order.url, { username: d.tangramId, password: d.secret, reconnectPeriod: 1000, connectTimeout: 30_000 }),
+        mqtt.connectAsync(order.url, {
+          username: d.tangramId,
+          password: d.secret,
+          clientId: d.tangramId,
+          reconnectPeriod: 1000,
+          connectTimeout: 30_000,
+        }),
       ),
     );
     for (const [j, d] of group.entries()) {

@@ -58,7 +58,12 @@ export async function measureLatency(): Promise<number> {
     const alertLatencies = await collectAlertLatencies(listener, 'bench_alerts', sentAt);
     for (const d of devices) {
       clients.push(
-        await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, { username: d.tangramId, password: d.secret, reconnectPeriod: 0 }),
+        await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
+          username: d.tangramId,
+          password: d.secret,
+          clientId: d.tangramId,
+          reconnectPeriod: 0,
+        }),
       );
     }
     console.log(`point → alert row: ${DEVICES} devices × 1 QoS 1 point every ${PERIOD_MS} ms for ${SECONDS} s, PostgreSQL`);

@@ -1,7 +1,7 @@
 /** Console actions shared by e2e tests, done as a user does them: typing and clicking in Chromium. */
 import type { Page } from 'playwright-core';
 import mqtt from 'mqtt';
-import type { TTelemetryPoint } from '@tessera/contracts';
+import { deviceClientId, type TTelemetryPoint } from '@tessera/contracts';
 
 /** Logs in on /login with the vendor or user tab and waits to leave the login page. */
 export async function login(page: Page, email: string, password: string, role: 'vendor' | 'user' = 'vendor'): Promise<void> {
@@ -36,7 +36,7 @@ export async function publishAsDevice(mqttUrl: string, tangramId: string, secret
   const client = await mqtt.connectAsync(mqttUrl, {
     username: tangramId,
     password: secret,
-    clientId: `e2e-${tangramId}-${Date.now()}`,
+    clientId: deviceClientId(tangramId, `e2e-${Date.now()}`),
     reconnectPeriod: 0,
   });
   try {

@@ -172,7 +172,12 @@ describe('dashboard: pages and widgets on a grid, live values, persisted layout 
     await publishAsDevice(server.mqttUrl, d0.tangramId, d0.secret, [{ key: 'temperature', ts: Date.now(), vs: [36.6] }]);
     await expect.poll(() => widgetByTitle('Temp now').getByTestId('widget-latest-value').textContent()).toContain('36.6');
     await expect.poll(() => widgetByTitle('Fleet').getByTestId(`widget-devices-value-${d0.tangramId}`).textContent()).toBe('36.6');
-    const client = await mqtt.connectAsync(server.mqttUrl, { username: d2.tangramId, password: d2.secret, reconnectPeriod: 0 });
+    const client = await mqtt.connectAsync(server.mqttUrl, {
+      username: d2.tangramId,
+      password: d2.secret,
+      clientId: d2.tangramId,
+      reconnectPeriod: 0,
+    });
     await client.publishAsync(`devices/${d2.tangramId}/status`, JSON.stringify({ ts: Date.now(), value: 2 << 4 }), { qos: 1 });
     await client.endAsync();
     await expect.poll(() => widgetByTitle('Mode').getByTestId('widget-status').textContent()).toContain('Fault');

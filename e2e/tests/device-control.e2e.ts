@@ -91,6 +91,7 @@ describe('device detail: remote control, app rules, push switch, clean-data, upd
     const silent = await mqtt.connectAsync(server.mqttUrl, {
       username: devs[0].tangramId,
       password: devs[0].secret,
+      clientId: devs[0].tangramId,
       reconnectPeriod: 0,
     });
     try {

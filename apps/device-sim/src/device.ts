@@ -3,7 +3,7 @@
  * telemetry on its schedule and status words, answers commands (commands.ts) and applies its retained config
  * (docs/protocol.md).
  */
-import { topics, ZDeviceConfig, type TTelemetryPoint } from '@tessera/contracts';
+import { deviceClientId, topics, ZDeviceConfig, type TTelemetryPoint } from '@tessera/contracts';
 import type { MqttClient } from 'mqtt';
 import { answerCommand } from './commands.js';
 import { nextStatusWord, seededRandom, valuesOf, type TRandom, type TVibrationProfile } from './generators.js';
@@ -80,7 +80,7 @@ export class SimulatedDevice {
   static async start(o: TDeviceRunOptions): Promise<SimulatedDevice> {
     const client = await connectWithBackoff(
       o.url,
-      { username: o.tangramId, password: o.secret, clientId: `sim-${o.tangramId}` },
+      { username: o.tangramId, password: o.secret, clientId: deviceClientId(o.tangramId) },
       {
         onRefused: () => {
           o.counters.refusals += 1;

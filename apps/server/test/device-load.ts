@@ -50,6 +50,7 @@ export async function startDeviceLoad(opts: {
     const client = await mqtt.connectAsync(opts.mqttUrl, {
       username: device.tangramId,
       password: device.secret,
+      clientId: device.tangramId,
       reconnectPeriod: 300,
       reconnectOnConnackError: true,
       connectTimeout: 5_000,

@@ -20,6 +20,7 @@ export * from './profiles.js';
 export * from './project-roles.js';
 export * from './project-settings.js';
 export * from './projects.js';
+export * from './client-ids.js';
 export * from './protocol.js';
 export * from './rules.js';
 export * from './rules-engine.js';

@@ -22,6 +22,7 @@ import { registerModules } from './modules.js';
 import type { TAppContext } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import { resolvePrincipal } from '../core/principal.js';
+import { HTTP_SERVER_TIMEOUTS } from '../core/http-connection-guard.js';
 import { registerInputGuard } from '../core/input-guard.js';
 import { registerSecurityHeaders } from '../core/security-headers.js';
 import { isUniqueViolation } from '../db/sql-helpers.js';
@@ -39,6 +40,8 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
     bodyLimit: 1024 * 1024,
     // Only named proxies may set the client's address and scheme; otherwise any client could choose its IP.
     trustProxy: ctx.config.trustProxy ?? false,
+    // A slow-header client is cut after 10 s, checked every second (core/http-connection-guard.ts).
+    http: HTTP_SERVER_TIMEOUTS,
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);

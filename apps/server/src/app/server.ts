@@ -25,6 +25,9 @@ import { AlertPublisher } from '../modules/alerts/live-publisher.js';
 import { RuleChangeHub } from '../modules/evaluation/rule-changes.js';
 import type { TApp } from '../core/app-type.js';
 import { buildApp } from './app.js';
+import { openFileLimit } from '../core/connection-limits.js';
+import { guardHttpConnections, type THttpRefusal } from '../core/http-connection-guard.js';
+import proxyAddr from '@fastify/proxy-addr';
 import type { TConfig } from '../core/config.js';
 import type { TAppContext, TFlowRuntime } from '../core/context.js';
 import { AppError } from '../core/errors.js';
@@ -49,6 +52,8 @@ export interface TRunningServer {
   flows: FlowEngine;
   /** The MQTT side: ingest and broker counters, the ingest backlog. */
   messaging: TMessaging;
+  /** HTTP connections closed at accept since start, by reason (core/http-connection-guard.ts). */
+  httpRefusals: Readonly<Record<THttpRefusal, number>>;
   /**
    * Graceful stop within `config.shutdownTimeoutMs` (core/shutdown.ts): refuses new connections (MQTT, WebSocket,
    * HTTP) first, stops the demo, drains ingest, closes the broker, the mail worker, HTTP and the database. Steps
@@ -196,6 +201,20 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
     const built = await buildApp({ ...ctx, config: { ...config, webDist: config.webDist ?? DEFAULT_WEB_DIST } });
     app = built;
 
+    log.info(
+      { openFileLimit: openFileLimit(), httpMaxConnections: config.httpMaxConnections, mqttMaxConnections: config.mqttMaxConnections },
+      'connection budget',
+    );
+    const isTrustedProxy = config.trustProxy ? proxyAddr.compile(config.trustProxy) : () => false;
+    const httpRefusals = guardHttpConnections(
+      built.server,
+      {
+        maxConnections: config.httpMaxConnections,
+        perAddress: config.httpMaxConnectionsPerIp,
+        isTrustedProxy: (address) => isTrustedProxy(address, 0),
+      },
+      log,
+    );
     await listenOr(() => built.listen({ port: config.port, host: config.host }), 'PORT', config.port);
     const bound = messaging;
     await listenOr(() => bound.listen(built.server), 'MQTT_PORT', config.mqttPort);
@@ -208,7 +227,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
       const brokerUrl = config.mqttUrl ?? `mqtt://127.0.0.1:${mqttPort}`;
       stopDemo = await startDemo(ctx, brokerUrl);
     }
-    return { app: built, ctx, httpPort, mqttPort, rules, flows: platformRules, messaging, close };
+    return { app: built, ctx, httpPort, mqttPort, rules, flows: platformRules, messaging, httpRefusals, close };
   } catch (err) {
     await close();
     throw err;

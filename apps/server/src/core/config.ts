@@ -14,6 +14,7 @@ import { isIP } from 'node:net';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { DB_TIMEOUT_DEFAULTS } from '../db/pg-pool.js';
+import { connectionBudget, openFileLimit } from './connection-limits.js';
 
 /**
  * How long a graceful stop (SIGTERM) may take before the process exits anyway, in milliseconds: below `docker stop`'s
@@ -27,6 +28,23 @@ export const SHUTDOWN_TIMEOUT_DEFAULT_MS = 8_000;
  */
 export const MQTT_MAX_CONNECTIONS_PER_IP_DEFAULT = 2_000;
 export const MQTT_MAX_PENDING_CONNECTS_DEFAULT = 1_000;
+/**
+ * Default connections not yet logged in from one address group: a tenth of the pending pool, so one host holding
+ * half-open sockets leaves nine tenths of the logins to everyone else.
+ */
+export const MQTT_MAX_PENDING_CONNECTS_PER_IP_DEFAULT = 100;
+/**
+ * Default HTTP connections from one address group: a floor of browsers (each holds up to 6 connections and the
+ * `/mqtt` WebSocket) behind one office NAT. A trusted proxy's connections are not counted per address.
+ */
+export const HTTP_MAX_CONNECTIONS_PER_IP_DEFAULT = 256;
+
+/**
+ * Default QR-login event streams one replica holds while they wait, from all addresses and from one address
+ * (docs/decisions/auth.md "QR login": a waiting stream costs a socket and no query; the caps bound the sockets).
+ */
+export const QR_LOGIN_MAX_STREAMS_DEFAULT = 2_000;
+export const QR_LOGIN_MAX_STREAMS_PER_IP_DEFAULT = 20;
 
 const ZPort = z.coerce.number().int().min(0).max(65535);
 const ZFlag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
@@ -107,6 +125,12 @@ const ZEnv = z.object({
   TRUST_PROXY: ZTrustProxy.optional(),
   MQTT_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(MQTT_MAX_CONNECTIONS_PER_IP_DEFAULT),
   MQTT_MAX_PENDING_CONNECTS: z.coerce.number().int().min(1).max(1_000_000).default(MQTT_MAX_PENDING_CONNECTS_DEFAULT),
+  MQTT_MAX_PENDING_CONNECTS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(MQTT_MAX_PENDING_CONNECTS_PER_IP_DEFAULT),
+  MQTT_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000_000).optional(),
+  HTTP_MAX_CONNECTIONS: z.coerce.number().int().min(1).max(10_000_000).optional(),
+  HTTP_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(HTTP_MAX_CONNECTIONS_PER_IP_DEFAULT),
+  QR_LOGIN_MAX_STREAMS: z.coerce.number().int().min(1).max(1_000_000).default(QR_LOGIN_MAX_STREAMS_DEFAULT),
+  QR_LOGIN_MAX_STREAMS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(QR_LOGIN_MAX_STREAMS_PER_IP_DEFAULT),
   VAPID_PUBLIC_KEY: z
     .string()
     .regex(/^[A-Za-z0-9_-]{80,100}$/, 'a base64url P-256 public key')
@@ -196,6 +220,22 @@ export interface TConfig {
    */
   mqttMaxConnectionsPerIp: number;
   mqttMaxPendingConnects: number;
+  /** Embedded broker: connections not yet logged in from one address group (core/connection-limits.ts). */
+  mqttMaxPendingConnectsPerIp: number;
+  /**
+   * Open connections in total, MQTT (embedded broker, TCP and `/mqtt`) and HTTP; more are closed at accept. Defaults
+   * split the process's open-file limit (core/connection-limits.ts `connectionBudget`).
+   */
+  mqttMaxConnections: number;
+  httpMaxConnections: number;
+  /** HTTP connections from one address group; a trusted proxy's are not counted (core/http-connection-guard.ts). */
+  httpMaxConnectionsPerIp: number;
+  /**
+   * QR login: waiting event streams this replica holds at most, from all addresses and from one client address; more
+   * are refused with 503 QR_LOGIN_BUSY or 429 QR_LOGIN_TOO_MANY_STREAMS (modules/auth/qr-login-waiters.ts).
+   */
+  qrLoginMaxStreams: number;
+  qrLoginMaxStreamsPerIp: number;
   /** The VAPID key pair (base64url) of Web Push when set in the environment; otherwise kept in the database. */
   vapidKeys?: { publicKey: string; privateKey: string };
   /** The VAPID contact (`mailto:` or `https:`); default `mailto:` the address of MAIL_FROM. */
@@ -211,7 +251,7 @@ export class ConfigError extends Error {}
  * Reads the configuration from `env`.
  * @throws ConfigError naming the first bad variable.
  */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: number | null = openFileLimit()): TConfig {
   const parsed = ZEnv.safeParse(env);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -263,6 +303,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): TConfig {
     trustProxy: e.TRUST_PROXY,
     mqttMaxConnectionsPerIp: e.MQTT_MAX_CONNECTIONS_PER_IP,
     mqttMaxPendingConnects: e.MQTT_MAX_PENDING_CONNECTS,
+    mqttMaxPendingConnectsPerIp: e.MQTT_MAX_PENDING_CONNECTS_PER_IP,
+    mqttMaxConnections: e.MQTT_MAX_CONNECTIONS ?? connectionBudget(fdLimit).mqttMaxConnections,
+    httpMaxConnections: e.HTTP_MAX_CONNECTIONS ?? connectionBudget(fdLimit).httpMaxConnections,
+    httpMaxConnectionsPerIp: e.HTTP_MAX_CONNECTIONS_PER_IP,
+    qrLoginMaxStreams: e.QR_LOGIN_MAX_STREAMS,
+    qrLoginMaxStreamsPerIp: e.QR_LOGIN_MAX_STREAMS_PER_IP,
     vapidKeys: e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } : undefined,
     vapidSubject: e.VAPID_SUBJECT,
     webPushOrigins: e.WEB_PUSH_ORIGINS ?? [...DEFAULT_WEB_PUSH_ORIGINS],

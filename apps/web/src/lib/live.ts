@@ -6,6 +6,7 @@
  * {@link useLiveAlerts} for the account's own `live/accounts/{accountId}/alerts` (docs/decisions/alerts.md).
  */
 import {
+  browserClientId,
   MQTT_KEEPALIVE_S,
   paths,
   type TLiveAccessMessage,
@@ -185,6 +186,8 @@ class LiveHub {
     const client = mqtt.connect(liveUrl(location), {
       username: 'jwt',
       password: this.token,
+      // The broker binds client ids to who logs in: a browser's start with web-{accountId}- (docs/protocol.md).
+      clientId: browserClientId(Number(decodeToken(this.token).accountId), Math.random().toString(16).slice(2, 10)),
       keepalive: MQTT_KEEPALIVE_S,
       reconnectPeriod: RECONNECT_MS,
       clean: true,

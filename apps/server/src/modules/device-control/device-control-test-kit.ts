@@ -2,7 +2,7 @@
  * Helpers of the device-control integration tests: a scripted MQTT device that answers (or ignores) commands the
  * way a test needs, on the test server's broker.
  */
-import { topics, ZDeviceCommand } from '@tessera/contracts';
+import { deviceClientId, topics, ZDeviceCommand } from '@tessera/contracts';
 import type { MqttClient } from 'mqtt';
 import type { TBuiltDevice } from '../../../test/device-factory.js';
 import { connectMqtt } from '../ingest/ingest-test-kit.js';
@@ -29,7 +29,9 @@ export interface TScriptedDevice {
  * `script` on the reply topic (a string is published as is, an object as JSON, null not at all).
  */
 export async function startScriptedDevice(url: string, device: TBuiltDevice, script: TScript): Promise<TScriptedDevice> {
-  const client = await connectMqtt(url, device.tangramId, device.secret, { clientId: `scripted-${device.tangramId}-${Date.now()}` });
+  const client = await connectMqtt(url, device.tangramId, device.secret, {
+    clientId: deviceClientId(device.tangramId, `scripted-${Date.now()}`),
+  });
   const received: TReceivedCommand[] = [];
   client.on('message', (topic, payload) => {
     const reqId = topic.split('/')[3];

@@ -14,7 +14,7 @@ import type { TPrincipal } from '../../core/principal.js';
 import type { TokenService } from '../../core/tokens.js';
 import type { Db } from '../../db/client.js';
 import { and, eq } from 'drizzle-orm';
-import { hasFeature } from '@tessera/contracts';
+import { hasFeature, isBrowserClientId, isDeviceClientId } from '@tessera/contracts';
 import { platformTelemetries } from '../../db/schema.js';
 import { findVisibleDevice } from '../devices/access.js';
 import {
@@ -45,14 +45,31 @@ export interface THookDeps {
   /** Where a device's reports other than telemetry and status go (embedded mode). */
   reports: TDeviceReports;
   log: Logger;
+  /** Counts a login refused for its client id (logged once per identity every 10 s). */
+  onClientIdRejected?: () => void;
 }
 
-/** CONNACK return codes (MQTT 3.1.1 §3.2.2.3): 5 "not authorised", 3 "server unavailable". */
-const NOT_AUTHORISED = 5;
+/** CONNACK return codes (MQTT 3.1.1 §3.2.2.3): 2 "identifier rejected", 3 "server unavailable", 5 "not authorised". */
+const IDENTIFIER_REJECTED = 2;
 const SERVER_UNAVAILABLE = 3;
+const NOT_AUTHORISED = 5;
 
 function refused(): AuthenticateError {
   return Object.assign(new Error('not authorised'), { returnCode: NOT_AUTHORISED }) as AuthenticateError;
+}
+
+function identifierRejected(): AuthenticateError {
+  return Object.assign(new Error('identifier rejected'), { returnCode: IDENTIFIER_REJECTED }) as AuthenticateError;
+}
+
+/**
+ * Whether `identity` may use `clientId` (contracts client-ids.ts): checked before Aedes registers the client, so a
+ * refused login never takes over the session of the connection that owns the id.
+ */
+function ownsClientId(identity: TConnIdentity, clientId: string): boolean {
+  return identity.kind === 'device'
+    ? isDeviceClientId(identity.device.tangramId, clientId)
+    : isBrowserClientId(identity.principal.accountId, clientId);
 }
 
 /** A look-up failed (the database is down or late): not a verdict on the credentials, so the device retries. */
@@ -73,6 +90,7 @@ export type TBrokerHooks = Required<Pick<AedesOptions, 'authenticate' | 'authori
 export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
   const identities = new WeakMap<Client, TConnIdentity>();
   const unavailableLog = new ThrottledLog(deps.log);
+  const clientIdLog = new ThrottledLog(deps.log);
 
   async function identify(username: string | undefined, password: Buffer | undefined): Promise<TConnIdentity | null> {
     if (!username || !password) return null;
@@ -114,6 +132,15 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
       identify(username, password).then(
         (identity) => {
           if (!identity) return done(refused(), false);
+          if (!ownsClientId(identity, client.id)) {
+            clientIdLog.warn(
+              `client-id:${identity.kind === 'device' ? identity.device.tangramId : identity.principal.accountId}`,
+              { kind: identity.kind, clientId: client.id.slice(0, 64) },
+              'MQTT login refused: the client id belongs to another identity',
+            );
+            deps.onClientIdRejected?.();
+            return done(identifierRejected(), false);
+          }
           identities.set(client, identity);
           done(null, true);
         },

@@ -6,7 +6,7 @@
  * already connected keep working throughout.
  */
 import { connect, type Socket } from 'node:net';
-import { MAX_POINTS_PER_MESSAGE, MQTT_MAX_PACKET_BYTES, TELEMETRY_KEY_MAX, topics } from '@tessera/contracts';
+import { deviceClientId, MAX_POINTS_PER_MESSAGE, MQTT_MAX_PACKET_BYTES, TELEMETRY_KEY_MAX, topics } from '@tessera/contracts';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -149,7 +149,11 @@ describe(`embedded broker limits (${TEST_DB_KIND})`, () => {
   it('closes sockets over the per-address limit at once; connections already open stay', async () => {
     const logged: MqttClient[] = [];
     for (let i = 0; i < 20; i++)
-      logged.push(await connectMqtt(server.mqttUrl, devices[i % 3].tangramId, devices[i % 3].secret, { clientId: `c${i}` }));
+      logged.push(
+        await connectMqtt(server.mqttUrl, devices[i % 3].tangramId, devices[i % 3].secret, {
+          clientId: deviceClientId(devices[i % 3].tangramId, `c${i}`),
+        }),
+      );
     const idle = await Promise.all(Array.from({ length: 20 }, () => rawSocket(port())));
     const over = await rawSocket(port());
     expect(await closesWithin(over, 1_000)).toBe(true);

@@ -2,14 +2,39 @@
  * Helpers of the ingest integration tests: MQTT clients as a device or a browser, polling, and row counts.
  */
 import { sql } from 'drizzle-orm';
+import { randomBytes } from 'node:crypto';
+import { browserClientId, deviceClientId } from '@tessera/contracts';
+import { decodeJwt } from 'jose';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
 import { BROWSER_USERNAME } from './auth.js';
 
-/** Connects an MQTT client; rejects on a refused CONNACK instead of retrying. */
+/**
+ * A client id the broker lets `username` use (contracts client-ids.ts): the device's Tangram ID with a random
+ * suffix, or for a browser (`jwt`, password = access token) `web-{accountId}-` and a random suffix.
+ */
+export function clientIdFor(username: string, password: string): string {
+  const suffix = randomBytes(4).toString('hex');
+  if (username !== BROWSER_USERNAME) return deviceClientId(username, suffix);
+  try {
+    return browserClientId(Number(decodeJwt(password).sub), suffix);
+  } catch {
+    // Not a JWT: the login is refused for its password before its client id matters.
+    return browserClientId(0, suffix);
+  }
+}
+
+/** Connects an MQTT client (a client id of its own unless `extra` names one); rejects on a refused CONNACK instead of retrying. */
 export function connectMqtt(url: string, username: string, password: string, extra: IClientOptions = {}): Promise<MqttClient> {
-  return mqtt.connectAsync(url, { username, password, reconnectPeriod: 0, connectTimeout: 5_000, ...extra });
+  return mqtt.connectAsync(url, {
+    username,
+    password,
+    clientId: clientIdFor(username, password),
+    reconnectPeriod: 0,
+    connectTimeout: 5_000,
+    ...extra,
+  });
 }
 
 /** Connects as a browser: username `jwt`, password the access token, over `wsUrl`. */

@@ -94,13 +94,25 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     {
       packetBytesBeforeLogin: MQTT_MAX_PACKET_BYTES_BEFORE_LOGIN,
       packetBytesAfterLogin: MQTT_MAX_PACKET_BYTES,
+      connections: config.mqttMaxConnections,
       connectionsPerAddress: config.mqttMaxConnectionsPerIp,
       pendingConnects: config.mqttMaxPendingConnects,
+      pendingConnectsPerAddress: config.mqttMaxPendingConnectsPerIp,
     },
     log,
   );
   const reports = createDeviceReports();
-  const hooks = createBrokerHooks({ db, tokens, directory, pipeline: isExternal ? null : pipeline, reports, log });
+  const hooks = createBrokerHooks({
+    db,
+    tokens,
+    directory,
+    pipeline: isExternal ? null : pipeline,
+    reports,
+    log,
+    onClientIdRejected: () => {
+      guard.refusals.client_id_rejected += 1;
+    },
+  });
   const broker = await createEmbeddedBroker(hooks, guard);
   // An account's access shrank (an authorisation revoked, on this replica or another: in external mode the message
   // comes back through the broker's live relay): close its browser connections that watch a device it lost.

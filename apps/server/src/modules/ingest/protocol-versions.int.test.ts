@@ -9,12 +9,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject, type TBuiltDevice } from '../../../test/device-factory.js';
 import { EXTERNAL_MQTT_URL, externalBrokerReachable } from '../../../test/external-broker.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import { clientIdFor } from './ingest-test-kit.js';
 
 /** Connects with `protocolVersion`; answers 'connected' or the refusal's CONNACK code. */
 async function tryVersion(url: string, protocolVersion: 3 | 4 | 5, username?: string, password?: string): Promise<string> {
   let client: MqttClient | undefined;
   try {
-    client = await mqtt.connectAsync(url, { protocolVersion, username, password, reconnectPeriod: 0, connectTimeout: 5_000 });
+    client = await mqtt.connectAsync(url, {
+      protocolVersion,
+      username,
+      password,
+      clientId: username && password ? clientIdFor(username, password) : '',
+      reconnectPeriod: 0,
+      connectTimeout: 5_000,
+    });
     await client.endAsync();
     return 'connected';
   } catch (err) {
