@@ -28,7 +28,7 @@ import {
 import type { TDeviceReports } from './device-reports.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import type { IngestPipeline } from './pipeline.js';
-import { ThrottledLog } from './throttled-log.js';
+import { ThrottledLog } from '../../core/throttled-log.js';
 
 /** The MQTT username a browser uses to present its access token as password. */
 export const BROWSER_USERNAME = 'jwt';

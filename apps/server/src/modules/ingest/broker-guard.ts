@@ -11,7 +11,7 @@
 import type { Aedes, Client } from 'aedes';
 import type { Logger } from 'pino';
 import { AddressCounter, addressGroup } from '../../core/connection-limits.js';
-import { ThrottledLog } from './throttled-log.js';
+import { ThrottledLog } from '../../core/throttled-log.js';
 
 /** Why the broker closed a connection (`client_id_rejected`: counted by the login hook, ingest/auth.ts). */
 export type TBrokerRefusal =

@@ -12,7 +12,7 @@ import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
 import { aiModelDeployments } from '../../db/schema.js';
 import type { TDeviceReportListener } from '../ingest/device-reports.js';
-import { ThrottledLog } from '../ingest/throttled-log.js';
+import { ThrottledLog } from '../../core/throttled-log.js';
 import { TokenBucket } from '../ingest/token-bucket.js';
 
 /** Progress reports a device may have written per second, sustained (the simulator sends at most 4). */
