@@ -103,8 +103,12 @@ export const DEVICE_RATE_POINTS_PER_S = 1_000;
 export const DEVICE_RATE_BURST_POINTS = 5_000;
 /** The earliest device timestamp ingest accepts: 2000-01-01T00:00:00Z, in epoch milliseconds. */
 export const DEVICE_TS_MIN_MS = 946_684_800_000;
-/** How far ahead of the server's clock a device timestamp may be, in milliseconds (one day). */
-export const DEVICE_TS_MAX_AHEAD_MS = 86_400_000;
+/**
+ * How far ahead of the server's clock a device timestamp may be, in milliseconds (ten minutes): a clock a few minutes
+ * fast is normal, one further ahead is wrong (docs/protocol.md "Limits and bad payloads"). Even inside the window a
+ * point ahead of its arrival never hides the points after it from "latest" (docs/decisions/telemetry.md).
+ */
+export const DEVICE_TS_MAX_AHEAD_MS = 10 * 60_000;
 
 /**
  * Account lock-out (docs/decisions/auth.md "Wrong passwords"): this many consecutive wrong login passwords, from any

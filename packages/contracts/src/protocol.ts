@@ -29,7 +29,8 @@ export type TStatusMessage = z.infer<typeof ZStatusMessage>;
 
 /**
  * Whether ingest accepts a device timestamp (epoch ms) read at server time `nowMs`: from DEVICE_TS_MIN_MS (2000) to
- * DEVICE_TS_MAX_AHEAD_MS (one day) past the server's clock, both included. Others are refused as `ts_out_of_range`.
+ * DEVICE_TS_MAX_AHEAD_MS (ten minutes) past the server's clock, both included. Others are refused as
+ * `ts_out_of_range` (docs/protocol.md "Limits and bad payloads").
  */
 export function isDeviceTsAccepted(ts: number, nowMs: number): boolean {
   return ts >= DEVICE_TS_MIN_MS && ts <= nowMs + DEVICE_TS_MAX_AHEAD_MS;

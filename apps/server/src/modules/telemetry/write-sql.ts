@@ -6,6 +6,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import type { TRejectedIn, TStatusRowIn, TTelemetryRowIn } from './rows.js';
+import { ranksAfter } from './latest-order.js';
 import { sqlArray } from '../../db/sql-helpers.js';
 
 /** Anything that runs SQL: the database or a transaction. */
@@ -23,17 +24,29 @@ export async function insertStatus(tx: TExec, rows: readonly TStatusRowIn[]): Pr
     on conflict (device_id, ts) do nothing`);
 }
 
-/** Sets devices.status_value/status_ts to each device's newest word of the batch when it is newer. */
+/**
+ * Sets devices.status_value/status_ts to each device's newest word of the batch when it ranks after the word the
+ * device has (latest-order.ts: ts capped at the receive time, then ts). The word the device has is ranked with its
+ * receive time from device_status (one primary-key probe per device in the same statement); a word whose row is
+ * gone ranks by its ts. A resent word (the same ts) changes nothing, as device_status keeps the first one.
+ */
 export async function updateDeviceStatus(tx: TExec, rows: readonly TStatusRowIn[]): Promise<void> {
   const newest = new Map<number, TStatusRowIn>();
-  for (const r of rows) if ((newest.get(r.deviceId)?.ts ?? -1) < r.ts) newest.set(r.deviceId, r);
+  for (const r of rows) {
+    const held = newest.get(r.deviceId);
+    if (!held || ranksAfter(r, held)) newest.set(r.deviceId, r);
+  }
   const list = [...newest.values()];
   if (list.length === 0) return;
   await tx.execute(sql`
     update devices set status_value = s.value, status_ts = s.ts
-    from unnest(${col(list, (r) => r.deviceId)}::int[], ${col(list, (r) => r.ts)}::bigint[], ${col(list, (r) => r.value)}::bigint[])
-      as s(device_id, ts, value)
-    where devices.id = s.device_id and (devices.status_ts is null or devices.status_ts < s.ts)`);
+    from unnest(${col(list, (r) => r.deviceId)}::int[], ${col(list, (r) => r.ts)}::bigint[], ${col(list, (r) => r.svcRecvTs)}::bigint[],
+      ${col(list, (r) => r.value)}::bigint[]) as s(device_id, ts, recv_ts, value)
+    where devices.id = s.device_id and devices.status_ts is distinct from s.ts and (devices.status_ts is null or (least(s.ts, s.recv_ts), s.ts) > (
+      least(devices.status_ts, coalesce(
+        (select held.svc_recv_ts from device_status held where held.device_id = devices.id and held.ts = devices.status_ts),
+        devices.status_ts)),
+      devices.status_ts))`);
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The telemetry statement of the ingest batch writer (write.ts): ONE statement inserts the raw points
  * (ON CONFLICT DO NOTHING on (device_id, key, ts)) and, from exactly the rows it inserted (its RETURNING),
- * adds the 1-min and 1-h rollup buckets and moves telemetry_latest forward. The rows never travel back to
+ * adds the 1-min and 1-h rollup buckets and moves telemetry_latest forward (in the order of latest-order.ts). The
+ * rows never travel back to
  * Node: PostgreSQL aggregates them, so a 5,000-point batch costs one round trip and no per-row JavaScript. Sums are
  * added in numeric (db/exact-sum.ts), so no finite value can make the statement overflow.
  */
@@ -74,12 +75,15 @@ export async function insertTelemetry(tx: TExec, rows: readonly TTelemetryRowIn[
         last_ts = greatest(telemetry_rollup.last_ts, excluded.last_ts),
         last_v1 = case when excluded.last_ts > telemetry_rollup.last_ts then excluded.last_v1 else telemetry_rollup.last_v1 end
     ), newest as (
+      -- latest-order.ts: ranked by ts capped at the receive time, then ts, so a point ahead of its arrival cannot
+      -- hide the points after it
       insert into telemetry_latest (device_id, key, ts, svc_recv_ts, v1, v2, v3)
       select distinct on (device_id, key) device_id, key, ts, svc_recv_ts, v1, v2, v3 from ins
-      order by device_id, key, ts desc
+      order by device_id, key, least(ts, svc_recv_ts) desc, ts desc
       on conflict (device_id, key) do update set ts = excluded.ts, svc_recv_ts = excluded.svc_recv_ts,
         v1 = excluded.v1, v2 = excluded.v2, v3 = excluded.v3
-      where excluded.ts >= telemetry_latest.ts
+      where (least(excluded.ts, excluded.svc_recv_ts), excluded.ts)
+        >= (least(telemetry_latest.ts, telemetry_latest.svc_recv_ts), telemetry_latest.ts)
     )
     select count(*)::int as n from ins`);
   return Number(rowsOf<{ n: number }>(res)[0].n);

@@ -1,7 +1,8 @@
 /**
  * Writes one ingest batch in ONE transaction — raw telemetry (ON CONFLICT DO NOTHING on (device_id, key, ts)),
- * rollups of the newly inserted rows only (1 min and 1 h buckets, ROLLUP_BUCKETS_MS), telemetry_latest (newest
- * ts wins), status words (device_status + devices.status_value/status_ts when newer), devices.last_seen_at, and
+ * rollups of the newly inserted rows only (1 min and 1 h buckets, ROLLUP_BUCKETS_MS), telemetry_latest and status
+ * words (device_status + devices.status_value/status_ts), each moved forward only by a point that ranks after the
+ * one held (latest-order.ts: ts capped at the receive time), devices.last_seen_at, and
  * rejected-point counters (device_ingest_stats). Either all of it commits or none of it. Every statement takes
  * whole columns as arrays through `unnest`, so a batch costs a handful of statements whatever its size; the raw
  * rows, their rollups and latest are one statement (write-telemetry.ts) aggregated inside the database. Rows are
