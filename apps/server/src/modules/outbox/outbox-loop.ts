@@ -6,6 +6,7 @@
  */
 import { sql } from 'drizzle-orm';
 import type { Logger } from 'pino';
+import { ThrottledLog } from '../../core/throttled-log.js';
 import { rowsOf, type Db } from '../../db/client.js';
 
 /** Tuning of every outbox; every time is in milliseconds. */
@@ -79,13 +80,17 @@ export interface TOutboxWorker {
 
 /**
  * Starts a loop that calls `pass` (claim and send one batch) every OUTBOX.pollMs, at once after a nudge, never two
- * passes at a time. A pass that throws is logged and the loop goes on.
+ * passes at a time. A pass that throws is logged and the loop goes on: through a database outage every pass fails, so
+ * failures are logged once per LOG_WINDOW_MS (core/throttled-log.ts) with the number held back, and the first pass that
+ * succeeds again says how many failed.
  */
 export function startOutboxLoop(opts: { log: Logger; name: string; pass: () => Promise<void>; onStop?: () => void }): TOutboxWorker {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let inFlight: Promise<void> | null = null;
   let again = false;
+  let failedPasses = 0;
+  const failures = new ThrottledLog(opts.log);
 
   function schedule(delayMs: number): void {
     if (stopped) return;
@@ -100,7 +105,16 @@ export function startOutboxLoop(opts: { log: Logger; name: string; pass: () => P
     }
     inFlight = opts
       .pass()
-      .catch((err) => opts.log.error({ err, outbox: opts.name }, 'outbox pass failed'))
+      .then(
+        () => {
+          if (failedPasses > 0) opts.log.info({ outbox: opts.name, failedPasses }, 'outbox passes succeed again');
+          failedPasses = 0;
+        },
+        (err: unknown) => {
+          failedPasses += 1;
+          failures.error('pass', { err, outbox: opts.name, failedPasses }, 'outbox pass failed');
+        },
+      )
       .finally(() => {
         inFlight = null;
         schedule(again ? 0 : OUTBOX.pollMs);
