@@ -11,6 +11,10 @@ export const ErrorCode = {
   RefreshInvalid: 'UAE0007',
   /** §8: QR login code expired. */
   QrExpired: 'UAE0009',
+  /** 429: this client address holds as many waiting QR-login streams as a server allows; `Retry-After` seconds. */
+  QrLoginTooManyStreams: 'QR_LOGIN_TOO_MANY_STREAMS',
+  /** 503: the server holds as many waiting QR-login streams as it allows, from all addresses; `Retry-After` seconds. */
+  QrLoginBusy: 'QR_LOGIN_BUSY',
   /** §8: authorisation expired/changed: refresh once, then retry. */
   AuthzExpired: 'AUTHZ-E001',
   Unauthenticated: 'AUTH_REQUIRED',

@@ -2,21 +2,29 @@
  * QR login routes under `/authorization/v1` (spec §7 `GET login/session?platform=aiot` as an event stream,
  * `POST login/qrcode {session_id}`; docs/decisions/auth.md "QR login"). The stream is Server-Sent Events (the
  * WHATWG HTML "server-sent events" format: `event:` and `data:` lines): `session` at once, then `tokens` or `expired`,
- * then it ends; a comment line every 15 s keeps proxies from closing it. `GET login/qrcode` (beyond the spec) lets the
- * confirming device show where the code was opened before it confirms.
+ * then it ends; a comment line every 15 s keeps proxies from closing it. While it waits it costs no query: the
+ * confirmation wakes it (qr-login-waiters.ts), and the number of waiting streams is capped (429/503). `GET
+ * login/qrcode` (beyond the spec) lets the confirming device show where the code was opened before it confirms.
  */
 import type { ServerResponse } from 'node:http';
 import { z } from 'zod';
-import { QR_LOGIN_TTL_S, qrLoginPath, ZQrConfirmRequest, ZQrSessionId, ZQrSessionInfo, ZQrSessionQuery } from '@tessera/contracts';
+import {
+  ErrorCode,
+  QR_LOGIN_TTL_S,
+  qrLoginPath,
+  ZQrConfirmRequest,
+  ZQrSessionId,
+  ZQrSessionInfo,
+  ZQrSessionQuery,
+} from '@tessera/contracts';
 import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireAuth } from '../../core/principal.js';
-import { claimQrSession, confirmQrSession, openQrSession, qrSessionInfo } from './qr-login.js';
+import { confirmQrSession, openQrSession, qrSessionInfo } from './qr-login.js';
+import { QrLoginWaiters } from './qr-login-waiters.js';
 import { RATE_LIMITS } from './rate-limits.js';
 
 const tags = ['auth'];
-/** The waiting stream looks for a confirmation this often, in milliseconds (any replica may hold the confirmation). */
-const QR_POLL_MS = 500;
 /** A comment line this often keeps idle proxies from closing the stream, in milliseconds. */
 const HEARTBEAT_MS = 15_000;
 
@@ -26,10 +34,18 @@ function sendEvent(raw: ServerResponse, event: string, data: unknown): void {
 
 /** Registers the QR login routes (prefix `/authorization/v1`). */
 export async function qrLoginRoutes(app: TApp, ctx: TAppContext): Promise<void> {
-  const { db, tokens, log } = ctx;
+  const { db, tokens, log, config } = ctx;
+  const waiters = new QrLoginWaiters({
+    database: ctx.database,
+    db,
+    tokens,
+    log,
+    limits: { maxStreams: config.qrLoginMaxStreams, maxStreamsPerIp: config.qrLoginMaxStreamsPerIp },
+  });
   const open = new Set<ServerResponse>();
   app.addHook('onClose', async () => {
     for (const raw of open) raw.end();
+    await waiters.close();
   });
 
   app.get(
@@ -57,7 +73,15 @@ export async function qrLoginRoutes(app: TApp, ctx: TAppContext): Promise<void> 
       },
     },
     async (req, reply) => {
-      const session = await openQrSession(db, req.ip, req.headers['user-agent'] ?? '', Date.now());
+      const release = waiters.reserve(req.ip);
+      let session: { id: string; expiresAt: number };
+      try {
+        await waiters.ready();
+        session = await openQrSession(db, req.ip, req.headers['user-agent'] ?? '', Date.now());
+      } catch (err) {
+        release();
+        throw err;
+      }
       reply.hijack();
       const raw = reply.raw;
       raw.writeHead(200, {
@@ -68,33 +92,20 @@ export async function qrLoginRoutes(app: TApp, ctx: TAppContext): Promise<void> 
       });
       open.add(raw);
       sendEvent(raw, 'session', { session_id: session.id, expires_at: session.expiresAt, path: qrLoginPath(session.id) });
-      let closed = false;
+      const heartbeat = setInterval(() => raw.write(': waiting\n\n'), HEARTBEAT_MS);
       const finish = () => {
-        closed = true;
+        stopWaiting();
+        release();
         open.delete(raw);
-        clearInterval(poll);
         clearInterval(heartbeat);
         if (!raw.writableEnded) raw.end();
       };
+      const stopWaiting = waiters.watch(session.id, session.expiresAt, (outcome) => {
+        if (outcome === 'expired') sendEvent(raw, 'expired', { code: ErrorCode.QrExpired, message: 'the QR code has expired' });
+        else sendEvent(raw, 'tokens', outcome);
+        finish();
+      });
       raw.on('close', finish);
-      const heartbeat = setInterval(() => raw.write(': waiting\n\n'), HEARTBEAT_MS);
-      let busy = false;
-      const poll = setInterval(() => {
-        if (busy || closed) return;
-        busy = true;
-        claimQrSession(db, tokens, session.id, Date.now())
-          .then((outcome) => {
-            if (closed || outcome === null) return;
-            if (outcome === 'expired') sendEvent(raw, 'expired', { code: 'UAE0009', message: 'the QR code has expired' });
-            else sendEvent(raw, 'tokens', outcome);
-            finish();
-          })
-          // A database blip: keep waiting; the session's expiry still ends the stream.
-          .catch((err: unknown) => log.warn({ err }, 'QR login session not checked'))
-          .finally(() => {
-            busy = false;
-          });
-      }, QR_POLL_MS);
     },
   );
 

@@ -2,18 +2,25 @@
  * Login by QR code (spec §4 "QR login", §7 `GET login/session?platform=aiot` (event stream), `POST login/qrcode`,
  * §8 UAE0009; docs/decisions/auth.md "QR login"). The waiting browser opens a session (128 random bits, valid
  * QR_LOGIN_TTL_S) and holds an event stream; a logged-in device reads where the session was opened, then confirms it
- * once; the stream's holder — on whichever replica — sees the confirmation in the database, claims it once and
- * receives a token pair of the confirming account. Expired sessions answer UAE0009 and are swept.
+ * once, which notifies {@link QR_LOGIN_CHANNEL} in the same statement; the stream's holder — on whichever replica —
+ * is woken by that notification (qr-login-waiters.ts), claims the confirmation once and receives a token pair of the
+ * confirming account. Expired sessions answer UAE0009 and are swept.
  */
 import { randomBytes } from 'node:crypto';
 import { ErrorCode, QR_LOGIN_TTL_S, type TQrSessionInfo, type TTokenResponse } from '@tessera/contracts';
-import { and, eq, gt, isNotNull, isNull, lt } from 'drizzle-orm';
+import { and, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from 'drizzle-orm';
 import { AppError, conflict } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import type { TokenService } from '../../core/tokens.js';
-import type { Db } from '../../db/client.js';
+import { type Db, rowsOf } from '../../db/client.js';
 import { accounts, qrLoginSessions } from '../../db/schema.js';
 import { issueTokenPair } from './sessions.js';
+
+/**
+ * The LISTEN/NOTIFY channel of confirmations: its payload is the confirmed session's id. Every replica listens; the
+ * one holding that session's stream claims it.
+ */
+export const QR_LOGIN_CHANNEL = 'tessera_qr_login';
 
 /** Expired sessions are deleted this long after their expiry (kept a while for support questions). */
 const SWEEP_AFTER_MS = 24 * 3_600_000;
@@ -48,22 +55,27 @@ export async function qrSessionInfo(db: Db, id: string, nowMs: number): Promise<
 }
 
 /**
- * POST login/qrcode: `principal` confirms session `id`: the waiting browser will be logged in as it. Once only.
+ * POST login/qrcode: `principal` confirms session `id`: the waiting browser will be logged in as it. Once only. The
+ * update and the notification on {@link QR_LOGIN_CHANNEL} are one statement: the notification is delivered when, and
+ * only if, the confirmation commits.
  * @throws AppError 400 UAE0009 when the session is unknown or expired; 409 CONFLICT when it was confirmed already.
  */
 export async function confirmQrSession(db: Db, principal: TPrincipal, id: string, nowMs: number): Promise<void> {
-  const [done] = await db
-    .update(qrLoginSessions)
-    .set({ confirmedAccountId: principal.accountId, confirmedAt: nowMs })
-    .where(and(eq(qrLoginSessions.id, id), isNull(qrLoginSessions.confirmedAccountId), gt(qrLoginSessions.expiresAt, nowMs)))
-    .returning({ id: qrLoginSessions.id });
-  if (done) return;
+  const done = rowsOf<{ id: string }>(
+    await db.execute(sql`
+      with confirmed as (
+        update ${qrLoginSessions} set confirmed_account_id = ${principal.accountId}, confirmed_at = ${nowMs}
+        where id = ${id} and confirmed_account_id is null and expires_at > ${nowMs}
+        returning id)
+      select id, pg_notify(${QR_LOGIN_CHANNEL}, id) from confirmed`),
+  );
+  if (done.length > 0) return;
   await qrSessionInfo(db, id, nowMs);
   throw conflict('this QR code was used already');
 }
 
 /**
- * The waiting browser's side, called on each poll: the token pair when session `id` was confirmed (claimed here once:
+ * The waiting browser's side, called when its stream is woken (a notification, the expiry, a re-check): the token pair when session `id` was confirmed (claimed here once:
  * a second claim answers null), `'expired'` once it expired unconfirmed, else null (still waiting).
  */
 export async function claimQrSession(db: Db, tokens: TokenService, id: string, nowMs: number): Promise<TTokenResponse | 'expired' | null> {
@@ -78,4 +90,22 @@ export async function claimQrSession(db: Db, tokens: TokenService, id: string, n
   }
   const [row] = await db.select({ expiresAt: qrLoginSessions.expiresAt }).from(qrLoginSessions).where(eq(qrLoginSessions.id, id));
   return !row || row.expiresAt <= nowMs ? 'expired' : null;
+}
+
+/**
+ * Of the sessions `ids`, those whose streams must look now: confirmed and not yet delivered, or expired at `nowMs`
+ * (the safety re-check of qr-login-waiters.ts, one query for every waiting stream of the replica).
+ */
+export async function qrSessionsToCheck(db: Db, ids: readonly string[], nowMs: number): Promise<string[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .select({ id: qrLoginSessions.id })
+    .from(qrLoginSessions)
+    .where(
+      and(
+        inArray(qrLoginSessions.id, [...ids]),
+        or(and(isNotNull(qrLoginSessions.confirmedAccountId), isNull(qrLoginSessions.deliveredAt)), lte(qrLoginSessions.expiresAt, nowMs)),
+      ),
+    );
+  return rows.map((r) => r.id);
 }
