@@ -4,7 +4,7 @@
  * tab, and logout.
  */
 import { eq } from 'drizzle-orm';
-import { LOGIN_FREE_FAILURES, MAX_LOGIN_FAILURES } from '@tessera/contracts';
+import { LOGIN_FREE_FAILURES } from '@tessera/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import zh from '../../apps/web/src/features/auth/locales/zh-TW.json' with { type: 'json' };
@@ -64,10 +64,10 @@ describe('auth screens in Chromium', () => {
     await expect.poll(() => errorText(page)).toContain(msg.errors.throttled);
     await snap(page, 'auth-throttled');
 
-    // Many addresses guessing at once lock the account (MAX_LOGIN_FAILURES from anywhere): stand for them here.
+    // Wrong passwords never lock an account; an operator's lock does (accounts.locked_until): place one here.
     await server.ctx.db
       .update(accounts)
-      .set({ failedLogins: MAX_LOGIN_FAILURES, lockedUntil: Date.now() + 60_000 })
+      .set({ lockedUntil: Date.now() + 60_000 })
       .where(eq(accounts.id, accountId));
     await server.ctx.db.delete(passwordThrottles).where(eq(passwordThrottles.email, email));
     expect(await submitLogin(page, email, TEST_PASSWORD)).toBe(423);

@@ -111,17 +111,16 @@ export const DEVICE_TS_MIN_MS = 946_684_800_000;
 export const DEVICE_TS_MAX_AHEAD_MS = 10 * 60_000;
 
 /**
- * Account lock-out (docs/decisions/auth.md "Wrong passwords"): this many consecutive wrong login passwords, from any
- * number of client addresses, lock the account for ACCOUNT_LOCK_MS (a reset by mail lifts the lock).
- */
-export const MAX_LOGIN_FAILURES = 20;
-export const ACCOUNT_LOCK_MS = 15 * 60_000;
-/**
- * Per (account, client address) slow-down before any lock: the first LOGIN_FREE_FAILURES wrong passwords answer at
- * once; after that the pair must wait 1 s, 2 s, 4 s, … (doubling, at most LOGIN_THROTTLE_MAX_MS) between attempts.
- * Failures are forgotten LOGIN_THROTTLE_MEMORY_MS after the last one. clean-data passwords have a throttle of their own.
+ * Wrong passwords are slowed down, never locked out (docs/decisions/auth.md "Wrong passwords"; OWASP ASVS 4.0.3
+ * 2.2.1). Per (email, client address): the first LOGIN_FREE_FAILURES wrong passwords answer at once; after that the
+ * pair must wait 1 s, 2 s, 4 s, … (doubling, at most LOGIN_THROTTLE_MAX_MS) between attempts. Per email, from every
+ * address together: after LOGIN_ACCOUNT_FREE_FAILURES wrong passwords the email has a wait of its own, doubling the
+ * same way, which only addresses that have failed for it must also wait; an address that has not failed still gets
+ * its attempt, so the owner's right password logs in. Failures are forgotten LOGIN_THROTTLE_MEMORY_MS after the last
+ * one. clean-data passwords have throttles of their own.
  */
 export const LOGIN_FREE_FAILURES = 3;
+export const LOGIN_ACCOUNT_FREE_FAILURES = 10;
 export const LOGIN_THROTTLE_BASE_MS = 1_000;
 export const LOGIN_THROTTLE_MAX_MS = 15 * 60_000;
 export const LOGIN_THROTTLE_MEMORY_MS = 24 * 3600_000;

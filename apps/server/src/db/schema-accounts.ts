@@ -40,7 +40,10 @@ export const accounts = pgTable(
       .notNull()
       .default('zh-TW'),
     mustSetPassword: boolean('must_set_password').notNull().default(false),
-    failedLogins: integer('failed_logins').notNull().default(0),
+    /**
+     * An operator's lock (docs/decisions/auth.md "Wrong passwords"): login and clean-data answer 423 until then, and a
+     * password reset by mail lifts it. Wrong passwords never set it: they are slowed down instead.
+     */
     lockedUntil: epochMs('locked_until'),
     createdAt: createdAt(),
   },
@@ -48,9 +51,9 @@ export const accounts = pgTable(
 );
 
 /**
- * Wrong passwords per (email, purpose, client address): the slow-down before the account lock
- * (modules/auth/password-throttle.ts). Keyed by the email typed, not the account, so an unknown email is slowed down
- * alike (no account enumeration). `purpose` is `login` or `clean_data`.
+ * Wrong passwords per (email, purpose, client address): that address's backoff (modules/auth/password-throttle.ts).
+ * Keyed by the email typed, not the account, so an unknown email is slowed down alike (no account enumeration).
+ * `purpose` is `login` or `clean_data`.
  */
 export const passwordThrottles = pgTable(
   'password_throttles',
@@ -63,6 +66,22 @@ export const passwordThrottles = pgTable(
     lastFailureAt: epochMs('last_failure_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.email, t.purpose, t.clientIp] }), index('password_throttles_last_idx').on(t.lastFailureAt)],
+);
+
+/**
+ * Wrong passwords per (email, purpose) from every address together: the email's own backoff, which only the
+ * addresses with failures in {@link passwordThrottles} must wait, never a fresh one (modules/auth/password-throttle.ts).
+ */
+export const passwordEmailThrottles = pgTable(
+  'password_email_throttles',
+  {
+    email: text('email').notNull(),
+    purpose: text('purpose', { enum: ['login', 'clean_data'] }).notNull(),
+    failures: integer('failures').notNull(),
+    blockedUntil: epochMs('blocked_until'),
+    lastFailureAt: epochMs('last_failure_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.email, t.purpose] }), index('password_email_throttles_last_idx').on(t.lastFailureAt)],
 );
 
 /** 6-digit codes for email verification and password reset; stored hashed. */

@@ -59,10 +59,7 @@ export async function resetPassword(db: Db, input: TResetPasswordRequest): Promi
   const passwordHash = await hashPassword(input.password);
   await db.transaction(async (tx) => {
     await claimCode(tx, codeId);
-    await tx
-      .update(accounts)
-      .set({ passwordHash, mustSetPassword: false, failedLogins: 0, lockedUntil: null })
-      .where(eq(accounts.id, account.id));
+    await tx.update(accounts).set({ passwordHash, mustSetPassword: false, lockedUntil: null }).where(eq(accounts.id, account.id));
     await revokeAllSessions(tx, account.id);
     await clearAllAttempts(tx, account.email);
   });

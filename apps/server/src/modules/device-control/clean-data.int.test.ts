@@ -6,8 +6,8 @@
 import {
   deviceControlPaths as p,
   ErrorCode,
+  LOGIN_ACCOUNT_FREE_FAILURES,
   LOGIN_FREE_FAILURES,
-  MAX_LOGIN_FAILURES,
   paths,
   topics,
   type TCleanDataResult,
@@ -129,10 +129,10 @@ describe(`clean-data (${TEST_DB_KIND})`, () => {
     expect(slowed.status).toBe(429);
     expect(slowed.body).toMatchObject({ code: ErrorCode.LoginThrottled });
     expect(Number(slowed.headers['retry-after'])).toBeGreaterThanOrEqual(1);
-    // MAX_LOGIN_FAILURES more guesses: refused while the wait runs (429), checked and wrong once it has passed (400 —
-    // on a loaded machine a second can go by between two of them); none is ever a lock.
+    // More guesses: refused while the wait runs (429), checked and wrong once it has passed (400 — on a loaded machine
+    // a second can go by between two of them); none is ever a lock.
     const statuses = new Set<number>();
-    for (let i = 0; i < MAX_LOGIN_FAILURES; i += 1) statuses.add((await clean(devs[1], wrong, v.token)).status);
+    for (let i = 0; i < LOGIN_ACCOUNT_FREE_FAILURES; i += 1) statuses.add((await clean(devs[1], wrong, v.token)).status);
     expect([...statuses].filter((s) => s !== 400 && s !== 429)).toEqual([]);
     expect(statuses.has(429)).toBe(true);
     // A stolen session guessing here cannot lock the owner out of the login page.
