@@ -50,6 +50,9 @@ export async function authRoutes(app: TApp, ctx: TAppContext): Promise<void> {
     }
   };
   const mailRoute = { preHandler: perEmail, config: { rateLimit: RATE_LIMITS.mailPerIp } };
+  // Routes that check a mailed code: each code allows VERIFY_CODE_MAX_ATTEMPTS guesses; this bounds one address
+  // across codes and keeps its flood off the database.
+  const codeRoute = { config: { rateLimit: RATE_LIMITS.codePerIp } };
 
   app.post('/verify-email', { ...mailRoute, schema: { ...open, body: ZVerifyEmailRequest, response: noContent } }, async (req, reply) => {
     const body: TVerifyEmailRequest = req.body;
@@ -57,7 +60,7 @@ export async function authRoutes(app: TApp, ctx: TAppContext): Promise<void> {
     else await sendVerificationCode(db, mailer, { email: body.email, purpose: 'register', language: body.language ?? 'zh-TW' });
     return reply.status(204).send(null);
   });
-  app.post('/register/aiot', { schema: { ...open, body: ZRegisterRequest, response: { 200: ZTokenResponse } } }, (req) =>
+  app.post('/register/aiot', { ...codeRoute, schema: { ...open, body: ZRegisterRequest, response: { 200: ZTokenResponse } } }, (req) =>
     registerAccount(db, tokens, req.body),
   );
   app.post(
@@ -77,7 +80,7 @@ export async function authRoutes(app: TApp, ctx: TAppContext): Promise<void> {
     await sendResetCode(db, mailer, req.body.email, req.body.language);
     return reply.status(204).send(null);
   });
-  app.post('/reset-pwd', { schema: { ...open, body: ZResetPasswordRequest, response: noContent } }, async (req, reply) => {
+  app.post('/reset-pwd', { ...codeRoute, schema: { ...open, body: ZResetPasswordRequest, response: noContent } }, async (req, reply) => {
     await resetPassword(db, req.body);
     return reply.status(204).send(null);
   });

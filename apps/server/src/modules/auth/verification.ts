@@ -41,13 +41,15 @@ export async function sendVerificationCode(
 
 /**
  * Checks `code` against the live code of `email`/`purpose` and answers its row id (to {@link claimCode} in the
- * caller's transaction). A wrong guess is counted here, outside any transaction, so a failing request cannot
- * roll the count back.
- * @throws AppError 400 AUTH_CODE_INVALID when there is no live code or `code` is wrong.
+ * caller's transaction). The attempt is counted before the code is compared, in the one UPDATE that also checks the
+ * count (`attempts < VERIFY_CODE_MAX_ATTEMPTS`): PostgreSQL re-checks that condition on the row a concurrent request
+ * has just updated, so however many requests arrive at once, at most VERIFY_CODE_MAX_ATTEMPTS are ever compared. A
+ * right code spends an attempt too; it is counted outside any transaction, so a failing request cannot roll it back.
+ * @throws AppError 400 AUTH_CODE_INVALID when there is no live code, its attempts are spent, or `code` is wrong.
  */
 export async function checkCode(db: Db, email: string, purpose: TCodePurpose, code: string): Promise<number> {
-  const [row] = await db
-    .select()
+  const live = db
+    .select({ id: verificationCodes.id })
     .from(verificationCodes)
     .where(
       and(
@@ -55,19 +57,16 @@ export async function checkCode(db: Db, email: string, purpose: TCodePurpose, co
         eq(verificationCodes.purpose, purpose),
         isNull(verificationCodes.usedAt),
         gt(verificationCodes.expiresAt, Date.now()),
-        lt(verificationCodes.attempts, VERIFY_CODE_MAX_ATTEMPTS),
       ),
     )
     .orderBy(desc(verificationCodes.id))
     .limit(1);
-  if (!row) throw codeInvalid();
-  if (!digestEquals(row.codeHash, sha256(code))) {
-    await db
-      .update(verificationCodes)
-      .set({ attempts: sql`${verificationCodes.attempts} + 1` })
-      .where(eq(verificationCodes.id, row.id));
-    throw codeInvalid();
-  }
+  const [row] = await db
+    .update(verificationCodes)
+    .set({ attempts: sql`${verificationCodes.attempts} + 1` })
+    .where(and(eq(verificationCodes.id, live), isNull(verificationCodes.usedAt), lt(verificationCodes.attempts, VERIFY_CODE_MAX_ATTEMPTS)))
+    .returning({ id: verificationCodes.id, codeHash: verificationCodes.codeHash });
+  if (!row || !digestEquals(row.codeHash, sha256(code))) throw codeInvalid();
   return row.id;
 }
 
