@@ -22,6 +22,11 @@ export const ErrorCode = {
   AccountLocked: 'AUTH_ACCOUNT_LOCKED',
   /** Too many wrong passwords from this client address for this account: wait `Retry-After` seconds. */
   LoginThrottled: 'AUTH_LOGIN_THROTTLED',
+  /**
+   * 403: the route changes the account's credentials (API keys, password, acting as another account), which only a
+   * person signed in with a password (a JWT session) may do; an API key may not.
+   */
+  SessionRequired: 'AUTH_SESSION_REQUIRED',
   AccountNotFound: 'AUTH_ACCOUNT_NOT_FOUND',
   CodeInvalid: 'AUTH_CODE_INVALID',
   PasswordIncorrect: 'AUTH_PASSWORD_INCORRECT',

@@ -1,5 +1,6 @@
 import { eq } from 'drizzle-orm';
 import {
+  ErrorCode,
   paths,
   type TAccountSummary,
   type TApiKey,
@@ -67,6 +68,41 @@ describe(`profile, password, API keys and admin routes (${TEST_DB_KIND})`, () =>
         expect(asVendor.body.code).toBe('FORBIDDEN');
         expect((await server.api(method, url, { token: user.token, body: b })).status).toBe(403);
         expect((await server.api(method, url, { token: admin.token, body: b })).status).toBe(200);
+      });
+    }
+  });
+
+  describe('credential routes: 401 without auth, 403 AUTH_SESSION_REQUIRED with an API key, 2xx with a JWT session', () => {
+    const fiftyYears = () => Date.now() + 50 * 365 * 24 * 3600_000;
+    const routes: [string, string, (a: TBuiltAccount) => Promise<unknown> | unknown, TBuiltAccount['level']][] = [
+      ['GET', paths.apiKeys, () => undefined, 'vendor'],
+      ['POST', paths.apiKeys, () => ({ name: 'forever', expires_at: fiftyYears() }), 'user'],
+      ['POST', paths.apiKeyRevoke, async (a) => ({ id: (await newKey(a.token)).body.id }), 'vendor'],
+      ['PUT', paths.pwd, () => ({ old_password: TEST_PASSWORD, password: 'Other#2026', confirm_password: 'Other#2026' }), 'user'],
+      ['POST', paths.adminSwitch, () => ({ account_id: user.accountId }), 'admin'],
+    ];
+    for (const [method, url, body, level] of routes) {
+      it(`${method} ${url}`, async () => {
+        const a = await buildAccount(server, { level });
+        const anon = await server.api<TErr>(method as 'GET', url, { body: await body(a) });
+        expect(anon.status).toBe(401);
+        expect(anon.body.code).toBe('AUTH_REQUIRED');
+
+        const key = (await newKey(a.token, { name: 'short-lived', expires_at: Date.now() + 60_000 })).body;
+        const payload = await body(a);
+        const keysOf = () => server.ctx.db.select().from(apiKeys).where(eq(apiKeys.accountId, a.accountId)).orderBy(apiKeys.id);
+        const keysBefore = await keysOf();
+        const viaKey = await server.api<TErr>(method as 'GET', url, { token: key.key, body: payload });
+        expect(viaKey.status, JSON.stringify(viaKey.body)).toBe(403);
+        expect(viaKey.body.code).toBe(ErrorCode.SessionRequired);
+        // Nothing minted, extended or revoked by the key.
+        expect(await keysOf()).toEqual(keysBefore);
+        // The key still does what it may: read and rename the profile.
+        expect((await server.api('GET', paths.profile, { token: key.key })).status).toBe(200);
+        expect((await server.api('PUT', paths.profile, { token: key.key, body: { name: 'Script' } })).status).toBe(200);
+
+        const viaJwt = await server.api(method as 'GET', url, { token: a.token, body: payload });
+        expect(viaJwt.status, JSON.stringify(viaJwt.body)).toBeLessThan(300);
       });
     }
   });

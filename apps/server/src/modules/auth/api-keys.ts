@@ -1,7 +1,8 @@
 /**
  * API keys (spec §7 security/api-key; §5 name ≤ 32, validity or permanent). A key is `tsk_` + 256 random bits,
  * stored as SHA-256 and shown once; core/principal.ts accepts it as a Bearer credential until it is revoked or
- * expires. Every query is scoped to the caller's own account.
+ * expires. Every query is scoped to the caller's own account. Only a JWT session manages keys — the routes guard
+ * that (session-guard.ts), so a key can never mint, revoke or outlive itself (docs/decisions/auth.md "API keys").
  */
 import { and, count, desc, eq, isNull } from 'drizzle-orm';
 import type { TApiKey, TApiKeyCreate, TApiKeyCreated, TListQuery, TPage } from '@tessera/contracts';
