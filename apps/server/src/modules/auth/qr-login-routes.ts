@@ -22,6 +22,7 @@ import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireAuth } from '../../core/principal.js';
 import { confirmQrSession, openQrSession, qrSessionInfo } from './qr-login.js';
 import { QrLoginWaiters } from './qr-login-waiters.js';
+import { requireSession } from './session-guard.js';
 import { RATE_LIMITS } from './rate-limits.js';
 
 const tags = ['auth'];
@@ -116,7 +117,8 @@ export async function qrLoginRoutes(app: TApp, ctx: TAppContext): Promise<void> 
   );
   app.post(
     '/login/qrcode',
-    { preHandler: requireAuth, schema: { tags, body: ZQrConfirmRequest, response: { 204: z.null().describe('no content') } } },
+    // Confirming opens a full session for the caller: a person's, never an API key's (session-guard.ts).
+    { preHandler: requireSession, schema: { tags, body: ZQrConfirmRequest, response: { 204: z.null().describe('no content') } } },
     async (req, reply) => {
       await confirmQrSession(db, principalOf(req), req.body.session_id, Date.now());
       return reply.status(204).send(null);

@@ -172,5 +172,16 @@ describe(`QR login (${TEST_DB_KIND})`, () => {
     });
     expect(unknown.body.code).toBe('UAE0009');
     expect((await server.api('GET', '/authorization/v1/login/session?platform=other')).status).toBe(400);
+    // An API key may not confirm: that would open a session, and a session may mint keys.
+    const key = await server.api<{ key: string }>('POST', paths.apiKeys, {
+      token: phone.token,
+      body: { name: 'script', expires_at: null },
+    });
+    const stream = await openQrStream(server.httpUrl);
+    const { session_id } = await sessionOf(stream);
+    const byKey = await server.api<{ code: string }>('POST', qrLoginPaths.confirm, { token: key.body.key, body: { session_id } });
+    stream.close();
+    expect(byKey.status).toBe(403);
+    expect(byKey.body.code).toBe(ErrorCode.SessionRequired);
   });
 });
