@@ -10,7 +10,8 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:overload -w @tessera/bench -- --seconds 60
  *   flags: --seconds 60, --multiplier 5, --points 200 (per message), --window 20, --capacity <points/s> (skips the
- *   capacity phase), --calibrate-seconds 15, --idle-seconds 10
+ *   capacity phase), --calibrate-seconds 15, --idle-seconds 10, --device-rate 950 (points/s per device, ≤ 950: lower
+ *   means more devices for the same load — many connections each with a window of small messages)
  */
 import { fork } from 'node:child_process';
 import { parseArgs } from 'node:util';
@@ -24,8 +25,8 @@ import type { TProbe } from './prober.js';
 import { fmt, maxOf, percentile, printTable } from './stats.js';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
-/** What each simulated device offers: 95 % of DEVICE_RATE_POINTS_PER_S, so an honest device is never refused. */
-const DEVICE_POINTS_PER_S = 950;
+/** What each simulated device offers by default: 95 % of DEVICE_RATE_POINTS_PER_S, so an honest device is never refused. */
+const DEVICE_POINTS_PER_S_DEFAULT = 950;
 /** Offered during the capacity phase (far above what two cores commit). */
 const CALIBRATION_OFFER_PER_S = 250_000;
 const DRAIN_TIMEOUT_S = 1_800;
@@ -36,6 +37,7 @@ const { values: flags } = parseArgs({
     multiplier: { type: 'string', default: '5' },
     points: { type: 'string', default: '200' },
     window: { type: 'string', default: '20' },
+    'device-rate': { type: 'string', default: String(DEVICE_POINTS_PER_S_DEFAULT) },
     capacity: { type: 'string' },
     'calibrate-seconds': { type: 'string', default: '15' },
     'idle-seconds': { type: 'string', default: '10' },
@@ -45,6 +47,8 @@ const SECONDS = Number(flags.seconds);
 const MULTIPLIER = Number(flags.multiplier);
 const POINTS = Number(flags.points);
 const WINDOW = Number(flags.window);
+/** Points/s each device offers: a lower rate spreads the same load over more devices (more connections). */
+const DEVICE_POINTS_PER_S = Math.min(Number(flags['device-rate']), DEVICE_POINTS_PER_S_DEFAULT);
 
 async function main(): Promise<void> {
   const database = await openScratchPostgres(ADMIN_URL, 10, 'tessera_overload');
@@ -155,7 +159,9 @@ function print(results: TPhaseResult[], probes: TProbe[]): void {
     ['points lost (acked, not stored)', (r) => r.lost],
     ['points refused', (r) => r.refused],
   ];
-  console.log(`\noverload bench: --seconds ${SECONDS} --multiplier ${MULTIPLIER} --points ${POINTS} --window ${WINDOW}`);
+  console.log(
+    `\noverload bench: --seconds ${SECONDS} --multiplier ${MULTIPLIER} --points ${POINTS} --window ${WINDOW} --device-rate ${DEVICE_POINTS_PER_S}`,
+  );
   printTable(
     ['figure', ...results.map((r) => r.name + (r.complete ? '' : ' (drain timed out)'))],
     rows.map(([label, f]) => [label, ...results.map((r) => fmt(f(r)))]),

@@ -6,7 +6,7 @@ import { buildDeviceProject, type TBuiltDevice } from '../../../test/device-fact
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { until } from '../../../test/until.js';
 import { connectMqtt, telemetryCount } from './ingest-test-kit.js';
-import { INGEST_QUEUED_BATCHES } from './pipeline.js';
+import { INGEST_QUEUED_BATCHES, INGEST_READ_BATCHES } from './pipeline.js';
 
 const BATCH_MAX = 100;
 const POINTS_PER_MESSAGE = 50;
@@ -103,5 +103,33 @@ describe(`ingest back-pressure (${TEST_DB_KIND})`, () => {
     // One socket chunk (≤ ~80 KB, ~32 of these messages) plus what is admitted; never the whole window.
     expect(peakOpen).toBeGreaterThan(0);
     expect(peakOpen).toBeLessThanOrEqual(60);
+  });
+
+  it('stops reading every connection once the open publishes of all of them reach the read bound', async () => {
+    const many = (await buildDeviceProject(server.ctx.db, { count: 20 })).devices;
+    const manyClients = await Promise.all(many.map((d) => connectMqtt(server.mqttUrl, d.tangramId, d.secret)));
+    clients.push(...manyClients);
+    const perDevice = 40;
+    const base = Date.now() - 1_200_000;
+    await failWrites();
+    // 800 one-point messages from 20 connections, each connection's in one socket chunk.
+    const sends = many.flatMap((d, di) =>
+      Array.from({ length: perDevice }, (_, m) =>
+        manyClients[di].publishAsync(topics.telemetry(d.tangramId), JSON.stringify({ key: 'current', ts: base + m, vs: [m] }), { qos: 1 }),
+      ),
+    );
+    const bound = BATCH_MAX * INGEST_READ_BATCHES;
+    await until(async () => (server.ctx.bus.ingestBacklog().openPublishes >= bound ? true : undefined));
+    let peakOpen = 0;
+    for (let i = 0; i < 10; i += 1) {
+      peakOpen = Math.max(peakOpen, server.ctx.bus.ingestBacklog().openPublishes);
+      await new Promise((r) => setTimeout(r, 50));
+    }
+    await restoreWrites();
+    await Promise.all(sends);
+    for (const d of many) expect(await telemetryCount(server.ctx.db, d.id, 'current')).toBe(perDevice);
+    // The bound, plus at most the one chunk whose parsing crossed it; never all 800.
+    expect(peakOpen).toBeGreaterThanOrEqual(bound);
+    expect(peakOpen).toBeLessThanOrEqual(bound + perDevice);
   });
 });

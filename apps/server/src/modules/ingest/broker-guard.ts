@@ -100,10 +100,10 @@ export class BrokerGuard {
   accept(conn: TClosable, address: string, handle: () => Client): Client | null {
     const group = addressGroup(address);
     if (this.openCount >= this.limits.connections) return this.refuse(conn, 'too_many_connections', 'all');
-    if (this.pendingCount >= this.limits.pendingConnects) return this.refuse(conn, 'too_many_pending_connects', 'all');
     if (this.byAddress.count(group) >= this.limits.connectionsPerAddress) {
       return this.refuse(conn, 'too_many_connections_from_address', group);
     }
+    if (this.pendingCount >= this.limits.pendingConnects) return this.refuse(conn, 'too_many_pending_connects', 'all');
     if (!this.pendingByAddress.tryTake(group)) return this.refuse(conn, 'too_many_pending_connects_from_address', group);
     this.byAddress.tryTake(group);
     this.openCount += 1;

@@ -10,6 +10,7 @@ import { MQTT_CONNECT_TIMEOUT_MS, MQTT_MAX_PACKET_BYTES } from '@tessera/contrac
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import type { BrokerGuard } from './broker-guard.js';
 import { readOnlyWhenIdle } from './read-ahead.js';
+import type { TReadGate } from './read-gate.js';
 
 /** The WebSocket path of MQTT on the HTTP server. */
 export const MQTT_WS_PATH = '/mqtt';
@@ -45,9 +46,9 @@ const WS_FRAME_MARGIN_BYTES = 16;
 
 /**
  * Creates the broker with `hooks` (authentication and ACL); `guard` refuses connections and packets over the
- * limits (broker-guard.ts). A client that sends no CONNECT within MQTT_CONNECT_TIMEOUT_MS is closed.
+ * limits (broker-guard.ts); `readGate` stops every connection's reading while ingest holds too much (read-gate.ts). A client that sends no CONNECT within MQTT_CONNECT_TIMEOUT_MS is closed.
  */
-export async function createEmbeddedBroker(hooks: AedesOptions, guard: BrokerGuard): Promise<TEmbeddedBroker> {
+export async function createEmbeddedBroker(hooks: AedesOptions, guard: BrokerGuard, readGate: TReadGate): Promise<TEmbeddedBroker> {
   const aedes = await Aedes.createBroker({ ...hooks, connectTimeout: MQTT_CONNECT_TIMEOUT_MS });
   guard.attach(aedes);
   let tcp: NetServer | null = null;
@@ -64,7 +65,7 @@ export async function createEmbeddedBroker(hooks: AedesOptions, guard: BrokerGua
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const stream = createWebSocketStream(ws);
-      guard.accept(stream, req.socket.remoteAddress ?? 'unknown', () => readOnlyWhenIdle(aedes.handle(stream, req)));
+      guard.accept(stream, req.socket.remoteAddress ?? 'unknown', () => readOnlyWhenIdle(aedes.handle(stream, req), readGate));
     });
   };
 
@@ -72,7 +73,7 @@ export async function createEmbeddedBroker(hooks: AedesOptions, guard: BrokerGua
     aedes,
     async listenTcp(port, host) {
       const server = createServer((socket) => {
-        guard.accept(socket, socket.remoteAddress ?? 'unknown', () => readOnlyWhenIdle(aedes.handle(socket)));
+        guard.accept(socket, socket.remoteAddress ?? 'unknown', () => readOnlyWhenIdle(aedes.handle(socket), readGate));
       });
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);

@@ -113,7 +113,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       guard.refusals.client_id_rejected += 1;
     },
   });
-  const broker = await createEmbeddedBroker(hooks, guard);
+  const broker = await createEmbeddedBroker(hooks, guard, pipeline.readGate);
   // An account's access shrank (an authorisation revoked, on this replica or another: in external mode the message
   // comes back through the broker's live relay): close its browser connections that watch a device it lost.
   await broker.subscribe(LIVE_ACCESS_FILTER, (payload) => {

@@ -17,6 +17,7 @@ import { committedRowsOf, liveMessagesOf, PendingBatch, type TCommittedRows, typ
 import { commitBatch, IngestClosedError } from './commit.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import { parseDevicePayload, type TRejectReason } from './parse.js';
+import { ReadGate, type TReadGate } from './read-gate.js';
 import { ThrottledLog } from '../../core/throttled-log.js';
 import { TokenBucket } from './token-bucket.js';
 
@@ -59,6 +60,14 @@ export interface TPipelineOptions {
 export const INGEST_WRITERS = 2;
 /** Batches' worth of points held at most: one per writer, one ready for the next free writer, one filling. */
 export const INGEST_QUEUED_BATCHES = INGEST_WRITERS + 2;
+/**
+ * Publishes open (handed to ingest, not yet answered) at most before devices' sockets stop being read, in batches'
+ * worth (INGEST_BATCH_MAX each, so 10,000 by default): enough 1-point messages to fill both writers and the next
+ * batch, few enough that their objects stay within tens of MB (read-gate.ts).
+ */
+export const INGEST_READ_BATCHES = 2;
+/** Payload bytes open at most before devices' sockets stop being read (read-gate.ts). */
+export const INGEST_READ_BYTES_MAX = 32 * 1024 * 1024;
 
 /** Batches device publishes into PostgreSQL/PGlite. */
 export class IngestPipeline {
@@ -70,6 +79,7 @@ export class IngestPipeline {
   /** Publishes awaiting their project's keys; drain waits for them. */
   private readonly arriving = new Set<Promise<void>>();
   private readonly gate: AdmissionGate;
+  private readonly reading: ReadGate;
   private readonly buckets = new Map<number, TokenBucket>();
   private readonly warn: ThrottledLog;
   private onCommitted: ((rows: TCommittedRows) => void) | null = null;
@@ -88,6 +98,7 @@ export class IngestPipeline {
   constructor(private readonly opts: TPipelineOptions) {
     this.warn = new ThrottledLog(opts.log);
     this.gate = new AdmissionGate(opts.batchMax * INGEST_QUEUED_BATCHES);
+    this.reading = new ReadGate(opts.batchMax * INGEST_READ_BATCHES, INGEST_READ_BYTES_MAX);
   }
 
   /**
@@ -97,6 +108,7 @@ export class IngestPipeline {
   async submit(device: TIngestDevice, kind: 'telemetry' | 'status', payload: Buffer, svcRecvTs = Date.now()): Promise<void> {
     if (this.closing) throw new IngestClosedError('ingest is closing');
     if (this.open++ === 0) this.busySince = Date.now();
+    this.reading.enter(payload.length);
     try {
       const keys = await this.keysOf(device);
       const turn = this.gate.enter();
@@ -113,6 +125,7 @@ export class IngestPipeline {
       await done;
     } finally {
       this.open -= 1;
+      this.reading.leave(payload.length);
     }
   }
 
@@ -134,6 +147,11 @@ export class IngestPipeline {
       stalledForMs,
       stalled: stalledForMs >= this.opts.stallMs,
     };
+  }
+
+  /** Whether devices' connections may read their next chunk (read-gate.ts; asked by read-ahead.ts). */
+  get readGate(): TReadGate {
+    return this.reading;
   }
 
   /** Stops taking publishes (those waiting for admission stay unacknowledged) and writes what is held. */
