@@ -24,17 +24,15 @@ async function stopUnderLoad(ruleKey: string): Promise<void> {
   try {
     const [demo] = demoPlatformRules(project.projectId);
     const graph = ZFlowGraph.parse(JSON.parse(JSON.stringify(demo?.graph).replaceAll('"keys":["temperature"]', `"keys":["${ruleKey}"]`)));
-    await database.db
-      .insert(platformRules)
-      .values({
-        tenantId: project.tenantId,
-        name: 'Line overheating',
-        status: 'running',
-        draft: graph,
-        applied: graph,
-        version: 1,
-        triggerKind: 'telemetry',
-      });
+    await database.db.insert(platformRules).values({
+      tenantId: project.tenantId,
+      name: 'Line overheating',
+      status: 'running',
+      draft: graph,
+      applied: graph,
+      version: 1,
+      triggerKind: 'telemetry',
+    });
     // 100 devices × 10 messages/s × 10 points: 10,000 points/s of `temperature`.
     const load = await startDeviceLoad({
       mqttUrl: `mqtt://127.0.0.1:${server.mqttPort}`,
