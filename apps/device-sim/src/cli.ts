@@ -16,7 +16,9 @@ const USAGE = `usage:
   sim --device <TANGRAMID>:<SECRET> [--device ...] --ble-code
 options:
   --model-fault corrupt-once|corrupt-always   every device corrupts its AI model downloads (reported as
-                                              "sha256 mismatch"): only its first one, or all of them`;
+                                              "sha256 mismatch"): only its first one, or all of them
+Each device connects with its Tangram ID as MQTT client id: the broker takes only client ids that start with the
+device's Tangram ID (docs/protocol.md "Client ids"), so a simulated device takes over the session of the real one.`;
 
 async function main(): Promise<void> {
   const { values } = parseArgs({
