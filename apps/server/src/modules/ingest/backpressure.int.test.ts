@@ -11,6 +11,16 @@ import { INGEST_QUEUED_BATCHES, INGEST_READ_BATCHES } from './pipeline.js';
 const BATCH_MAX = 100;
 const POINTS_PER_MESSAGE = 50;
 
+/** The highest value `read` answers over half a second, sampled every 50 ms. */
+async function peakOver(read: () => number): Promise<number> {
+  let peak = 0;
+  for (let i = 0; i < 10; i += 1) {
+    peak = Math.max(peak, read());
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  return peak;
+}
+
 describe(`ingest back-pressure (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
   let devices: TBuiltDevice[];
@@ -55,11 +65,7 @@ describe(`ingest back-pressure (${TEST_DB_KIND})`, () => {
     );
     const bound = BATCH_MAX * INGEST_QUEUED_BATCHES;
     await until(async () => (server.ctx.bus.ingestBacklog().waitingPublishes > 0 ? true : undefined));
-    let peak = 0;
-    for (let i = 0; i < 10; i += 1) {
-      peak = Math.max(peak, server.ctx.bus.ingestBacklog().queuedPoints);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const peak = await peakOver(() => server.ctx.bus.ingestBacklog().queuedPoints);
     // At most one message past the bound; 10,000 points were offered.
     expect(peak).toBeGreaterThanOrEqual(bound);
     expect(peak).toBeLessThanOrEqual(bound + POINTS_PER_MESSAGE);
@@ -92,11 +98,7 @@ describe(`ingest back-pressure (${TEST_DB_KIND})`, () => {
       ),
     );
     await until(async () => (server.ctx.bus.ingestBacklog().openPublishes > 0 ? true : undefined));
-    let peakOpen = 0;
-    for (let i = 0; i < 10; i += 1) {
-      peakOpen = Math.max(peakOpen, server.ctx.bus.ingestBacklog().openPublishes);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const peakOpen = await peakOver(() => server.ctx.bus.ingestBacklog().openPublishes);
     await restoreWrites();
     await Promise.all(sends);
     expect(await telemetryCount(server.ctx.db, d.id, 'humidity')).toBe(messages * POINTS_PER_MESSAGE);
@@ -120,11 +122,7 @@ describe(`ingest back-pressure (${TEST_DB_KIND})`, () => {
     );
     const bound = BATCH_MAX * INGEST_READ_BATCHES;
     await until(async () => (server.ctx.bus.ingestBacklog().openPublishes >= bound ? true : undefined));
-    let peakOpen = 0;
-    for (let i = 0; i < 10; i += 1) {
-      peakOpen = Math.max(peakOpen, server.ctx.bus.ingestBacklog().openPublishes);
-      await new Promise((r) => setTimeout(r, 50));
-    }
+    const peakOpen = await peakOver(() => server.ctx.bus.ingestBacklog().openPublishes);
     await restoreWrites();
     await Promise.all(sends);
     for (const d of many) expect(await telemetryCount(server.ctx.db, d.id, 'current')).toBe(perDevice);

@@ -6,7 +6,7 @@ import { createServer, type AddressInfo, type Server as NetServer } from 'node:n
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Aedes, type AedesOptions, type AedesPublishPacket, type Client, type PublishPacket } from 'aedes';
-import { MQTT_CONNECT_TIMEOUT_MS, MQTT_MAX_PACKET_BYTES } from '@tessera/contracts';
+import { MQTT_CLIENT_ID_MAX, MQTT_CONNECT_TIMEOUT_MS, MQTT_MAX_PACKET_BYTES } from '@tessera/contracts';
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import type { BrokerGuard } from './broker-guard.js';
 import { readOnlyWhenIdle } from './read-ahead.js';
@@ -49,7 +49,8 @@ const WS_FRAME_MARGIN_BYTES = 16;
  * limits (broker-guard.ts); `readGate` stops every connection's reading while ingest holds too much (read-gate.ts). A client that sends no CONNECT within MQTT_CONNECT_TIMEOUT_MS is closed.
  */
 export async function createEmbeddedBroker(hooks: AedesOptions, guard: BrokerGuard, readGate: TReadGate): Promise<TEmbeddedBroker> {
-  const aedes = await Aedes.createBroker({ ...hooks, connectTimeout: MQTT_CONNECT_TIMEOUT_MS });
+  // MQTT 3.1 capped client ids at 23 characters; ours start with the 30-character Tangram ID (client-ids.ts).
+  const aedes = await Aedes.createBroker({ ...hooks, connectTimeout: MQTT_CONNECT_TIMEOUT_MS, maxClientsIdLength: MQTT_CLIENT_ID_MAX });
   guard.attach(aedes);
   let tcp: NetServer | null = null;
   let http: HttpServer | null = null;
