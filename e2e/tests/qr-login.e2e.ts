@@ -4,10 +4,10 @@
  * sees where the code was shown and confirms; the waiting screen enters the console as that account. The used link
  * is refused the second time. An expired code says so (UAE0009) and a new one can be shown.
  */
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { qrLoginSessions } from '@tessera/server';
+import { QR_LOGIN_CHANNEL, qrLoginSessions } from '@tessera/server';
 import { buildVendor, TEST_PASSWORD, type TBuiltAccount, type TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
 import { login } from '../support/console.js';
@@ -77,6 +77,8 @@ describe('QR login: a logged-in phone confirms the code a screen shows (Chromium
       .update(qrLoginSessions)
       .set({ expiresAt: Date.now() - 1 })
       .where(eq(qrLoginSessions.id, sessionId));
+    // A waiting stream reads its session again when woken (or at its own expiry, two minutes on): wake it now.
+    await server.ctx.db.execute(sql`select pg_notify(${QR_LOGIN_CHANNEL}, ${sessionId})`);
     await other.getByTestId('qr-login-expired').filter({ hasText: 'QR Code 已過期' }).waitFor({ timeout: 10_000 });
     await phone.goto(`/login?session_id=${sessionId}`);
     await phone.getByTestId('qr-confirm-error').filter({ hasText: 'QR Code 已過期' }).waitFor();
