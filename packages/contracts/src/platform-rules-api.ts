@@ -81,6 +81,13 @@ export function variablesAfter(steps: readonly Pick<TFlowStep, 'variables'>[], i
 export const FLOW_RUN_OUTCOMES = ['ok', 'error', 'refused'] as const;
 export type TFlowRunOutcome = (typeof FLOW_RUN_OUTCOMES)[number];
 
+/**
+ * Runs of one rule traced in full per second for each kind of run — did something (an alert, notification or
+ * command node visited), error, nothing, refused; past it, the last run of that kind in the second is traced standing
+ * for the others (its `untraced_before`). docs/platform-rules.md "What a trace costs".
+ */
+export const FLOW_TRACE_SAMPLE_PER_S = 20;
+
 /** One run of a rule: its trigger's values, the steps in order, and the side effects recorded (replays send none). */
 export const ZFlowRun = z.object({
   id: z.number().int(),
@@ -94,9 +101,12 @@ export const ZFlowRun = z.object({
   duration_ms: z.number(),
   steps: z.array(ZFlowStep),
   effects: z.array(z.object({ node_id: z.string(), kind: z.string(), detail: z.unknown() })),
+  /** Runs of the same kind not traced (sampled out under load, FLOW_TRACE_SAMPLE_PER_S) since the one traced before this. */
+  untraced_before: z.number().int(),
 });
 export type TFlowRun = z.infer<typeof ZFlowRun>;
-export const ZFlowRunList = zPage(ZFlowRun.omit({ steps: true, effects: true }));
+/** GET rules/{id}/logs: a page of runs, and `untraced`, the runs not traced among those the trace keeps (their sum). */
+export const ZFlowRunList = zPage(ZFlowRun.omit({ steps: true, effects: true })).extend({ untraced: z.number().int() });
 export type TFlowRunList = z.infer<typeof ZFlowRunList>;
 
 /** POST rules/{id}/replay: re-run a recorded run's trigger against the current draft, with no side effects. */

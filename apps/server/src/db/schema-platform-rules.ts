@@ -52,7 +52,11 @@ export const platformRules = pgTable(
   (t) => [uniqueIndex('platform_rules_tenant_name_uq').on(t.tenantId, t.name), index('platform_rules_status_idx').on(t.status)],
 );
 
-/** One run of a platform rule: the trigger's values, each node's step, the side effects, the outcome. */
+/**
+ * One run of a platform rule: the trigger's values, each node's step, the side effects, the outcome, and how many
+ * runs of the same kind were sampled out since the one traced before it (flows/trace-sampler.ts). Pruned to each
+ * rule's newest `trace_runs` at every trace write, over the (rule_id, id) index.
+ */
 export const platformRuleRuns = pgTable(
   'platform_rule_runs',
   {
@@ -70,6 +74,7 @@ export const platformRuleRuns = pgTable(
     durationMs: doublePrecision('duration_ms').notNull(),
     steps: jsonb('steps').$type<unknown[]>().notNull(),
     effects: jsonb('effects').$type<unknown[]>().notNull().default([]),
+    untracedBefore: integer('untraced_before').notNull().default(0),
   },
   (t) => [index('platform_rule_runs_rule_idx').on(t.ruleId, t.id), index('platform_rule_runs_started_idx').on(t.startedAt)],
 );

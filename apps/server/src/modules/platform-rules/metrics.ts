@@ -1,7 +1,8 @@
 /**
  * GET `/rule-engine/v1/rule-metrics` (spec §7): per rule of the tenant, over the last METRICS_WINDOW_S seconds of
  * its stored runs (replays left out): runs, runs per second, errors, refused runs, the 95th percentile duration and
- * runs per minute for the list's sparkline. Read from the trace, so every replica's runs count.
+ * runs per minute for the list's sparkline. Read from the trace, so every replica's runs count; a traced run counts
+ * with the runs of its kind sampled out before it (`untraced_before`), the duration percentile is of traced runs.
  */
 import type { TRuleMetrics } from '@tessera/contracts';
 import { sql } from 'drizzle-orm';
@@ -25,9 +26,9 @@ export async function ruleMetrics(db: Db, tenantId: number, now: number): Promis
   const totals = rowsOf<TMetricsRow>(
     await db.execute(sql`
       select p.id as rule_id, p.name,
-        count(r.id) as runs,
-        count(r.id) filter (where r.outcome = 'error') as errors,
-        count(r.id) filter (where r.outcome = 'refused') as refused,
+        coalesce(sum(1 + r.untraced_before), 0) as runs,
+        coalesce(sum(1 + r.untraced_before) filter (where r.outcome = 'error'), 0) as errors,
+        coalesce(sum(1 + r.untraced_before) filter (where r.outcome = 'refused'), 0) as refused,
         percentile_cont(0.95) within group (order by r.duration_ms) filter (where r.outcome <> 'refused') as p95
       from platform_rules p
       left join platform_rule_runs r on r.rule_id = p.id and r.started_at > ${from} and not r.replay
@@ -37,7 +38,7 @@ export async function ruleMetrics(db: Db, tenantId: number, now: number): Promis
   );
   const minutes = rowsOf<{ rule_id: number; minute: string | number; n: string | number }>(
     await db.execute(sql`
-      select r.rule_id, floor((r.started_at - ${from}) / 60000) as minute, count(*) as n
+      select r.rule_id, floor((r.started_at - ${from}) / 60000) as minute, sum(1 + r.untraced_before) as n
       from platform_rule_runs r join platform_rules p on p.id = r.rule_id
       where p.tenant_id = ${tenantId} and r.started_at > ${from} and not r.replay
       group by r.rule_id, minute`),

@@ -11,8 +11,7 @@ import {
 import { and, eq } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { alerts, outboxEmails, platformRuleRuns, platformRules } from '../../db/schema.js';
-import { PRUNE_CHUNK, pruneRuns, writeRuns } from '../evaluation/flows/flow-store.js';
+import { alerts, outboxEmails, platformRules } from '../../db/schema.js';
 import { buildUser, buildVendor, type TBuiltAccount } from '../../../test/factories.js';
 import { buildDeviceProject, type TBuiltDevice, type TBuiltProject } from '../../../test/device-factory.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
@@ -278,53 +277,5 @@ describe(`platform rules (${TEST_DB_KIND})`, () => {
     expect(Date.now() - stoppedAt).toBeGreaterThanOrEqual(5_000);
     expect((await api<TPlatformRule>('POST', p.action(created.body.id, 'start'))).body.status).toBe('running');
     await api('POST', p.action(created.body.id, 'stop'));
-  });
-
-  it('prunes the trace to the tenant retention: the newest trace_runs runs of a rule, none older than trace_days', async () => {
-    const created = await api<TPlatformRule>('POST', p.rules, { name: 'pruned', draft: overheating(project.projectId) });
-    const ruleId = created.body.id;
-    const now = Date.now();
-    const row = (startedAt: number) => ({
-      tenantId: vendor.tenantId,
-      ruleId,
-      version: 1,
-      trigger: {},
-      outcome: 'ok' as const,
-      error: null,
-      replay: false,
-      startedAt,
-      durationMs: 1,
-      steps: [],
-      effects: [],
-    });
-    // 3 runs 9 days old, then PRUNE_CHUNK + 7 recent ones (more than one delete statement's worth).
-    await writeRuns(
-      server.ctx.db,
-      [0, 1, 2].map((i) => row(now - 9 * 86_400_000 + i)),
-    );
-    await writeRuns(
-      server.ctx.db,
-      Array.from({ length: PRUNE_CHUNK + 7 }, (_, i) => row(now - 60_000 + i)),
-    );
-    const kept = await api('PUT', p.engineConfig, {
-      max_rules: 50,
-      max_nodes: 100,
-      runs_per_second: 1000,
-      queue_max: 10000,
-      trace_runs: 10,
-      trace_days: 7,
-    });
-    expect(kept.status).toBe(200);
-    expect(await pruneRuns(server.ctx.db, now)).toBeGreaterThanOrEqual(PRUNE_CHUNK);
-    const left = await server.ctx.db.select().from(platformRuleRuns).where(eq(platformRuleRuns.ruleId, ruleId));
-    expect(left.map((r) => r.startedAt).sort()).toEqual(Array.from({ length: 10 }, (_, i) => now - 60_000 + PRUNE_CHUNK - 3 + i));
-    await api('PUT', p.engineConfig, {
-      max_rules: 50,
-      max_nodes: 100,
-      runs_per_second: 1000,
-      queue_max: 10000,
-      trace_runs: 1000,
-      trace_days: 7,
-    });
   });
 });

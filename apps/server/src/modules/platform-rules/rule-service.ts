@@ -13,6 +13,7 @@ import {
   type TFlowFire,
   type TFlowProblem,
   type TFlowRun,
+  type TFlowRunList,
   type TListQuery,
   type TPage,
   type TPlatformRule,
@@ -22,7 +23,7 @@ import {
   ZFlowGraph,
   ZPlatformRuleInput,
 } from '@tessera/contracts';
-import { and, count, desc, eq, ilike } from 'drizzle-orm';
+import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
 import type { TFlowRuntime } from '../../core/context.js';
 import { AppError, conflict, notFound } from '../../core/errors.js';
 import type { Db } from '../../db/client.js';
@@ -287,24 +288,29 @@ function presentRun(r: typeof platformRuleRuns.$inferSelect): TFlowRun {
   return { id: r.id, ...fields, steps: fields.steps as TFlowRun['steps'], effects: fields.effects as TFlowRun['effects'] };
 }
 
-/** GET rules/{id}/logs: a page of the rule's runs, newest first (without their steps). */
-export async function listRuns(
-  db: Db,
-  tenantId: number,
-  id: number,
-  query: TListQuery,
-): Promise<TPage<Omit<TFlowRun, 'steps' | 'effects'>>> {
+/**
+ * GET rules/{id}/logs: a page of the rule's runs, newest first (without their steps), and `untraced`: how many runs
+ * the kept ones stand for beyond themselves (sampled out under load; flows/trace-sampler.ts).
+ */
+export async function listRuns(db: Db, tenantId: number, id: number, query: TListQuery): Promise<TFlowRunList> {
   await ruleOf(db, tenantId, id);
   const where = and(eq(platformRuleRuns.tenantId, tenantId), eq(platformRuleRuns.ruleId, id));
-  return pageOf(
-    query,
-    db.select({ total: count() }).from(platformRuleRuns).where(where),
-    (limit, offset) => db.select().from(platformRuleRuns).where(where).orderBy(desc(platformRuleRuns.id)).limit(limit).offset(offset),
-    (r) => {
-      const { steps: _s, effects: _e, ...rest } = presentRun(r);
-      return rest;
-    },
-  );
+  const [page, [sums]] = await Promise.all([
+    pageOf(
+      query,
+      db.select({ total: count() }).from(platformRuleRuns).where(where),
+      (limit, offset) => db.select().from(platformRuleRuns).where(where).orderBy(desc(platformRuleRuns.id)).limit(limit).offset(offset),
+      (r) => {
+        const { steps: _s, effects: _e, ...rest } = presentRun(r);
+        return rest;
+      },
+    ),
+    db
+      .select({ untraced: sql<string | number | null>`sum(${platformRuleRuns.untracedBefore})` })
+      .from(platformRuleRuns)
+      .where(where),
+  ]);
+  return { ...page, untraced: Number(sums?.untraced ?? 0) };
 }
 
 /** GET rules/{id}/logs/{runId}: one run with its trace. */

@@ -5,7 +5,8 @@
  * once when this process changes them) and runs each match. A tenant's runs are held to its engineConfig: at most
  * `runs_per_second` start per second, the rest wait in the tenant's queue (the rule shows `queuing`); a trigger
  * arriving when `queue_max` runs already wait is refused and recorded as a refused run, never dropped silently.
- * Traces are written in batches.
+ * Traces are sampled under load (trace-sampler.ts: every run counted, a few a second per rule traced in full) and
+ * written in batches.
  */
 import type { TEngineConfig, TFlowGraph, TFlowStep } from '@tessera/contracts';
 import type { Logger } from 'pino';
@@ -18,9 +19,12 @@ import type { TCommittedRows } from '../../ingest/pipeline.js';
 import type { TIngestDevice } from '../../ingest/directory.js';
 import type { RuleCommands } from '../commands.js';
 import { type TFlowEffectRecord, type TFlowEffects, recordingEffects } from './effects.js';
-import { pruneRuns, type TDeployedRule, type TRunRow, writeRuns } from './flow-store.js';
+import { runRow, type TDeployedRule, type TRunRow, writeRuns } from './flow-store.js';
+import { pruneRuns } from './run-pruning.js';
+import { runKind, TraceSampler } from './trace-sampler.js';
 import { liveEffects, type TLiveEffectsDeps } from './live-effects.js';
 import { AlertRefresher } from './alert-refresher.js';
+import { RollupReader } from './rollup-reader.js';
 import { TraceWriter } from './trace-writer.js';
 import { deviceFields, runFlow, type TFlowTriggerValues, triggerRecord } from './run-flow.js';
 import type { TRuleNotifier } from '../../notifications/types.js';
@@ -85,6 +89,7 @@ export class FlowEngine {
     () => this.wakeIdle(),
   );
   private readonly trace: TraceWriter;
+  private readonly sampler: TraceSampler;
   private readonly pruneTimer: NodeJS.Timeout;
   private readonly settleTimer: NodeJS.Timeout;
   /** Runs of each rule queued or running in this process (rule id → count): they hold a stop. */
@@ -98,7 +103,9 @@ export class FlowEngine {
   constructor(private readonly opts: TFlowEngineOptions) {
     this.now = opts.now ?? Date.now;
     this.trace = new TraceWriter(opts.db, opts.log);
+    this.sampler = new TraceSampler((row) => this.record(row));
     this.alertRefresher = new AlertRefresher(opts.db);
+    this.rollups = new RollupReader(opts.db);
     this.tenants = new TenantRuleCache(opts.db, (rule) => liveEffects(this.effectDeps(), rule));
     this.scheduler = new FlowScheduler({
       db: opts.db,
@@ -261,22 +268,13 @@ export class FlowEngine {
     if (this.runQueue.offer(run.rule.tenantId, config, { ...run, release })) return;
     release();
     this.counters.refused += 1;
-    this.record({
-      tenantId: run.rule.tenantId,
-      ruleId: run.rule.id,
-      version: run.rule.version,
-      trigger: triggerRecord(run.trigger),
-      outcome: 'refused',
-      error: `over the tenant's limit: ${config.runs_per_second} runs/s with ${config.queue_max} waiting`,
-      replay: false,
-      startedAt: this.now(),
-      durationMs: 0,
-      steps: [],
-      effects: [],
-    });
+    const error = `over the tenant's limit: ${config.runs_per_second} runs/s with ${config.queue_max} waiting`;
+    const refusal = { outcome: 'refused' as const, error, startedAt: this.now(), durationMs: 0, steps: [] };
+    this.sampler.offer(runRow(run.rule, run.trigger, refusal), 'refused');
   }
 
   private readonly alertRefresher: AlertRefresher;
+  private readonly rollups: RollupReader;
 
   private effectDeps(): TLiveEffectsDeps {
     return {
@@ -285,6 +283,7 @@ export class FlowEngine {
       commands: this.opts.commands,
       publishAlert: this.opts.publishAlert,
       alerts: this.alertRefresher,
+      rollups: this.rollups,
       now: this.now,
     };
   }
@@ -299,19 +298,7 @@ export class FlowEngine {
     ).finally(() => run.release?.());
     this.counters.runs += 1;
     if (result.outcome === 'error') this.counters.errors += 1;
-    this.record({
-      tenantId: run.rule.tenantId,
-      ruleId: run.rule.id,
-      version: run.rule.version,
-      trigger: triggerRecord(run.trigger),
-      outcome: result.outcome,
-      error: result.error,
-      replay: false,
-      startedAt,
-      durationMs: result.durationMs,
-      steps: result.steps,
-      effects: [],
-    });
+    this.sampler.offer(runRow(run.rule, run.trigger, { ...result, startedAt }), runKind(result.outcome, result.steps));
   }
 
   /**
@@ -377,9 +364,10 @@ export class FlowEngine {
     return this.trace.flush();
   }
 
-  /** Resolves once nothing is being matched, queued or run, and the trace is written (tests). */
+  /** Resolves once nothing is being matched, queued or run, and the trace is written, held samples too (tests). */
   async idle(): Promise<void> {
     await this.settled();
+    this.sampler.sweep(Number.POSITIVE_INFINITY);
     await this.flush();
   }
 
@@ -415,6 +403,7 @@ export class FlowEngine {
     clearInterval(this.pruneTimer);
     clearInterval(this.settleTimer);
     await settlesWithin(Promise.all([this.settled(), ...this.housekeeping]), runsUntil - Date.now());
+    this.sampler.close();
     const unfinishedRuns = this.runQueue.inProgress;
     await settlesWithin(this.flush(), startedAt + budgetMs - Date.now());
     const untracedRuns = this.trace.stop();

@@ -1,13 +1,15 @@
 /**
  * What the flow engine reads and writes of platform rules (db/schema-platform-rules.ts): a tenant's engine limits,
- * the running rules of a tenant compiled once per version, the trace of runs (written in batches) and its pruning
- * to each tenant's retention (engineConfig `trace_runs` per rule and `trace_days`).
+ * the running rules of a tenant compiled once per version, and the trace of runs, written in batches and pruned in
+ * the same transaction to each rule's retention (engineConfig `trace_runs` per rule and `trace_days`; run-pruning.ts).
  */
 import { DEFAULT_ENGINE_CONFIG, type TEngineConfig, type TFlowRunOutcome, ZEngineConfig } from '@tessera/contracts';
 import { and, eq, inArray, sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../../db/client.js';
 import { platformEngineConfigs, platformRules } from '../../../db/schema.js';
 import { compileFlow, type TCompiledFlow } from './compile-flow.js';
+import { pruneRuleRuns, retentionOfRules } from './run-pruning.js';
+import { type TFlowTriggerValues, triggerRecord } from './run-flow.js';
 
 /** A tenant's engine limits (DEFAULT_ENGINE_CONFIG until the tenant saves its own). */
 export async function engineConfigOf(db: Db, tenantId: number): Promise<TEngineConfig> {
@@ -56,6 +58,28 @@ export interface TRunRow {
   durationMs: number;
   steps: unknown[];
   effects: unknown[];
+  /** Runs of the same kind sampled out since the one traced before this (trace-sampler.ts); 0 when absent. */
+  untracedBefore?: number;
+}
+
+/**
+ * The row of a run of `rule` on `trigger` (not a replay, no recorded effects): what the engine traces of a triggered,
+ * scheduled or refused run.
+ */
+export function runRow(
+  rule: Pick<TDeployedRule, 'id' | 'tenantId' | 'version'>,
+  trigger: TFlowTriggerValues,
+  run: Pick<TRunRow, 'outcome' | 'error' | 'startedAt' | 'durationMs' | 'steps'>,
+): TRunRow {
+  return {
+    tenantId: rule.tenantId,
+    ruleId: rule.id,
+    version: rule.version,
+    trigger: triggerRecord(trigger),
+    ...run,
+    replay: false,
+    effects: [],
+  };
 }
 
 /** A run's fields as the API and the batched insert name them (TFlowRun without its id). */
@@ -71,66 +95,44 @@ export function runFields(r: Omit<TRunRow, 'tenantId'>) {
     duration_ms: r.durationMs,
     steps: r.steps,
     effects: r.effects,
+    untraced_before: r.untracedBefore ?? 0,
   };
 }
 
 /**
  * Writes runs in one statement — the batch travels as one JSON parameter expanded by `jsonb_to_recordset`, which is
- * several times faster than a parameter per column per row — and stamps each rule's last run; answers the new ids
- * in order.
+ * several times faster than a parameter per column per row — stamps each rule's last run and prunes each rule of the
+ * batch to its retention (one chunk; the minute sweep takes any rest), all in one transaction: so a rule's trace is
+ * never more than its `trace_runs` plus the batch being written. Answers the new ids in order.
  */
-export async function writeRuns(db: Db, rows: readonly TRunRow[]): Promise<number[]> {
+export async function writeRuns(db: Db, rows: readonly TRunRow[], now: number = Date.now()): Promise<number[]> {
   if (rows.length === 0) return [];
   const batch = JSON.stringify(rows.map((r) => ({ tenant_id: r.tenantId, ...runFields(r) })));
-  const inserted = rowsOf<{ id: string | number }>(
-    await db.execute(sql`
-      insert into platform_rule_runs (tenant_id, rule_id, version, trigger, outcome, error, replay, started_at, duration_ms, steps, effects)
-      select tenant_id, rule_id, version, trigger, outcome, error, replay, started_at, duration_ms, steps, effects
-      from jsonb_to_recordset(${batch}::jsonb) as x(tenant_id int, rule_id int, version int, trigger jsonb, outcome text, error text,
-        replay boolean, started_at bigint, duration_ms float8, steps jsonb, effects jsonb)
-      returning id`),
-  );
-  const last = new Map<number, number>();
-  for (const r of rows) if (!r.replay) last.set(r.ruleId, Math.max(last.get(r.ruleId) ?? 0, r.startedAt));
-  for (const [ruleId, at] of last) {
-    await db
-      .update(platformRules)
-      .set({ lastRunAt: sql`greatest(coalesce(${platformRules.lastRunAt}, 0), ${at})` })
-      .where(eq(platformRules.id, ruleId));
+  const last = new Map<number, number | null>();
+  for (const r of rows) {
+    const seen = last.get(r.ruleId) ?? null;
+    last.set(r.ruleId, r.replay ? seen : Math.max(seen ?? 0, r.startedAt));
   }
-  return inserted.map((r) => Number(r.id));
-}
-
-/** Runs deleted per statement when pruning (short statements: never near the statement timeout under load). */
-export const PRUNE_CHUNK = 5_000;
-/** Statements per prune kind in one pass; what is left goes in the next pass (every minute). */
-const PRUNE_CHUNKS_PER_PASS = 40;
-
-/**
- * Deletes runs past each tenant's retention: older than `trace_days`, or beyond the newest `trace_runs` of a rule.
- * In chunks of PRUNE_CHUNK rows per statement (at most PRUNE_CHUNKS_PER_PASS each); answers the rows deleted.
- */
-export async function pruneRuns(db: Db, now: number): Promise<number> {
-  const days = sql`coalesce((c.config->>'trace_days')::int, ${DEFAULT_ENGINE_CONFIG.trace_days})`;
-  const keep = sql`coalesce((c.config->>'trace_runs')::int, ${DEFAULT_ENGINE_CONFIG.trace_runs})`;
-  const tooOld = sql`
-    select r.id from platform_rule_runs r
-      join platform_rules p on p.id = r.rule_id left join platform_engine_configs c on c.tenant_id = p.tenant_id
-    where r.started_at < ${now} - ${days}::bigint * 86400000 limit ${PRUNE_CHUNK}`;
-  // One index probe per rule (rule_id, id) for its cut-off, then a range: not a subquery per run row.
-  const beyondNewest = sql`
-    select r.id from platform_rule_runs r join (
-      select p.id as rule_id,
-        (select x.id from platform_rule_runs x where x.rule_id = p.id order by x.id desc offset ${keep} - 1 limit 1) as cutoff
-      from platform_rules p left join platform_engine_configs c on c.tenant_id = p.tenant_id
-    ) k on r.rule_id = k.rule_id and r.id < k.cutoff limit ${PRUNE_CHUNK}`;
-  let deleted = 0;
-  for (const victims of [tooOld, beyondNewest]) {
-    for (let i = 0; i < PRUNE_CHUNKS_PER_PASS; i++) {
-      const gone = rowsOf(await db.execute(sql`delete from platform_rule_runs where id in (${victims}) returning 1`)).length;
-      deleted += gone;
-      if (gone < PRUNE_CHUNK) break;
+  const ruleIds = [...last.keys()].sort((a, b) => a - b);
+  return db.transaction(async (tx) => {
+    const inserted = rowsOf<{ id: string | number }>(
+      await tx.execute(sql`
+        insert into platform_rule_runs (tenant_id, rule_id, version, trigger, outcome, error, replay, started_at, duration_ms, steps, effects, untraced_before)
+        select tenant_id, rule_id, version, trigger, outcome, error, replay, started_at, duration_ms, steps, effects, untraced_before
+        from jsonb_to_recordset(${batch}::jsonb) as x(tenant_id int, rule_id int, version int, trigger jsonb, outcome text, error text,
+          replay boolean, started_at bigint, duration_ms float8, steps jsonb, effects jsonb, untraced_before int)
+        returning id`),
+    );
+    // Every rule's row is locked in id order before its runs are pruned: two writers with runs of one rule prune it
+    // one after the other, the second seeing the first's runs, and never wait on each other crosswise.
+    for (const ruleId of ruleIds) {
+      const at = last.get(ruleId) ?? null;
+      await tx
+        .update(platformRules)
+        .set({ lastRunAt: at === null ? sql`${platformRules.lastRunAt}` : sql`greatest(coalesce(${platformRules.lastRunAt}, 0), ${at})` })
+        .where(eq(platformRules.id, ruleId));
     }
-  }
-  return deleted;
+    for (const retention of await retentionOfRules(tx, now, ruleIds)) await pruneRuleRuns(tx, retention, 1);
+    return inserted.map((r) => Number(r.id));
+  });
 }

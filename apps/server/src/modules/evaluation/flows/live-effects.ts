@@ -14,6 +14,7 @@ import type { TRuleNotifier } from '../../notifications/types.js';
 import type { RuleCommands } from '../commands.js';
 import type { AlertRefresher } from './alert-refresher.js';
 import { storeCommandSchedule } from './command-schedules.js';
+import type { RollupReader, TRollupFigures } from './rollup-reader.js';
 import type { TFlowEffects } from './effects.js';
 
 /** What the live effects need from the server. */
@@ -24,6 +25,8 @@ export interface TLiveEffectsDeps {
   publishAlert: (alertId: number) => void;
   /** Alert upserts, coalesced per alert (one refresher per engine). */
   alerts: AlertRefresher;
+  /** Aggregation nodes' rollup reads, many runs' in one statement (one reader per engine). */
+  rollups: RollupReader;
   now: () => number;
 }
 
@@ -53,23 +56,8 @@ export function scopeCondition(scope: TFlowDeviceScope): SQL {
   return inArray(projects.productId, scope.ids);
 }
 
-const slotColumns = {
-  1: { min: sql.raw('v1_min'), max: sql.raw('v1_max'), sum: sql.raw('v1_sum') },
-  2: { min: sql.raw('v2_min'), max: sql.raw('v2_max'), sum: sql.raw('v2_sum') },
-  3: { min: sql.raw('v3_min'), max: sql.raw('v3_max'), sum: sql.raw('v3_sum') },
-} as const;
-
-interface TRollupRow {
-  n: string | number | null;
-  mn: number | null;
-  mx: number | null;
-  s: string | number | null;
-  first: number | null;
-  last: number | null;
-}
-
 /** `fn` of an aggregate row: count (0 without points), else NaN without points or without the value asked. */
-function aggregateOf(fn: TFlowAggregation, row: TRollupRow | undefined): number {
+function aggregateOf(fn: TFlowAggregation, row: TRollupFigures | undefined): number {
   const n = Number(row?.n ?? 0);
   if (fn === 'count') return n;
   if (!row || n === 0) return Number.NaN;
@@ -117,13 +105,8 @@ export function liveEffects(deps: TLiveEffectsDeps, rule: TFlowRuleRef): TFlowEf
     async aggregate(device, key, slot, fn, fromMs, toMs) {
       const bucket = bucketFor(toMs - fromMs);
       const from = Math.floor(fromMs / bucket) * bucket;
-      const c = slotColumns[slot as 1 | 2 | 3];
-      const res = await db.execute(sql`
-        select sum(count) as n, min(${c.min}) as mn, max(${c.max}) as mx, sum(${c.sum}) as s,
-               (array_agg(first_v1 order by first_ts asc))[1] as first, (array_agg(last_v1 order by last_ts desc))[1] as last
-        from telemetry_rollup
-        where device_id = ${device.id} and key = ${key} and bucket_ms = ${bucket} and bucket_ts >= ${from} and bucket_ts <= ${toMs}`);
-      return aggregateOf(fn, rowsOf<TRollupRow>(res)[0]);
+      const figures = await deps.rollups.read({ deviceId: device.id, key, slot: slot as 1 | 2 | 3, bucketMs: bucket, fromMs: from, toMs });
+      return aggregateOf(fn, figures);
     },
     async aggregatePlatform(id, fn, fromMs, toMs) {
       const res = await db.execute(sql`
@@ -133,7 +116,7 @@ export function liveEffects(deps: TLiveEffectsDeps, rule: TFlowRuleRef): TFlowEf
         left join platform_telemetry_points p on p.platform_telemetry_id = t.id and p.ts > ${fromMs} and p.ts <= ${toMs}
         where t.id = ${id} and t.tenant_id = ${rule.tenantId}
         group by t.id`);
-      const row = rowsOf<TRollupRow & { id: number }>(res)[0];
+      const row = rowsOf<TRollupFigures & { id: number }>(res)[0];
       return row ? aggregateOf(fn, row) : null;
     },
     async health(device) {

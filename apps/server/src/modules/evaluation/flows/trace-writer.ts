@@ -13,7 +13,7 @@ import type { Db } from '../../../db/client.js';
 import { type TRunRow, writeRuns } from './flow-store.js';
 
 /** Trace rows are written when this many wait, or after TRACE_FLUSH_MS. */
-const TRACE_BATCH = 500;
+export const TRACE_BATCH = 500;
 const TRACE_FLUSH_MS = 200;
 /** Trace writes in flight at once. */
 const TRACE_WRITERS = 2;

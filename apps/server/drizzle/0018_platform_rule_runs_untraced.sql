@@ -1,0 +1,1 @@
+ALTER TABLE "platform_rule_runs" ADD COLUMN "untraced_before" integer DEFAULT 0 NOT NULL;
