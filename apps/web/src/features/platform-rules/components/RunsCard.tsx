@@ -1,4 +1,9 @@
-/** The runs of a rule (spec §7 logs): newest first, outcome and duration; a click shows the run's trace on the graph; replay re-runs one against the saved draft. The selected run's recorded effects are listed below. */
+/**
+ * The runs of a rule (spec §7 logs): newest first, outcome and duration; a click shows the run's trace on the graph;
+ * replay re-runs one against the saved draft. The selected run's recorded effects are listed below. Under load the
+ * server traces a sample (docs/platform-rules.md "What a trace costs"): the card says how many kept runs stand for
+ * runs not traced, and a run standing for others says how many.
+ */
 import type { TFlowRun } from '@tessera/contracts';
 import { Button, Card, Empty, List, Space, Table, Tag, Typography } from 'antd';
 import dayjs from 'dayjs';
@@ -7,12 +12,15 @@ import { useTranslation } from 'react-i18next';
 /** The runs card of the flow editor. */
 export function RunsCard({
   runs,
+  untraced,
   run,
   selectedId,
   onSelect,
   onReplay,
 }: {
   runs: Omit<TFlowRun, 'steps' | 'effects'>[];
+  /** Runs not traced among those the trace keeps (the run list's `untraced`). */
+  untraced: number;
   run: TFlowRun | undefined;
   selectedId: number | null;
   onSelect: (runId: number) => void;
@@ -21,6 +29,11 @@ export function RunsCard({
   const { t } = useTranslation();
   return (
     <Card size="small" title={t('platformRules.runs')}>
+      {untraced > 0 && (
+        <Typography.Paragraph type="secondary" data-testid="runs-untraced">
+          {t('platformRules.untracedRuns', { count: untraced })}
+        </Typography.Paragraph>
+      )}
       <Table<Omit<TFlowRun, 'steps' | 'effects'>>
         rowKey="id"
         size="small"
@@ -49,6 +62,7 @@ export function RunsCard({
                   {t(`platformRules.outcomes.${o}`)}
                 </Tag>
                 {r.replay && <Tag>{t('platformRules.replay')}</Tag>}
+                {r.untraced_before > 0 && <Tag>{t('platformRules.untracedBefore', { count: r.untraced_before })}</Tag>}
                 {typeof r.trigger.scheduled_node === 'string' && (
                   <Tag color="blue" data-testid={`run-scheduled-${r.id}`}>
                     {t('platformRules.scheduledSend')}

@@ -336,7 +336,14 @@ function Editor({ rule }: { rule: TPlatformRule }) {
           steps={run.data?.steps ?? []}
         />
       </Flex>
-      <RunsCard runs={runs.data?.data ?? []} run={run.data} selectedId={runId} onSelect={setRunId} onReplay={onReplay} />
+      <RunsCard
+        runs={runs.data?.data ?? []}
+        untraced={runs.data?.untraced ?? 0}
+        run={run.data}
+        selectedId={runId}
+        onSelect={setRunId}
+        onReplay={onReplay}
+      />
       {rule.trigger_kind === 'schedule' && <FiresCard ruleId={rule.id} />}
     </Flex>
   );
