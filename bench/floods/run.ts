@@ -93,6 +93,7 @@ async function main(): Promise<void> {
   const httpTarget = { host: HOST, port: server.httpPort };
   const [device] = bench.project.devices;
   const [intruder] = (await buildDeviceProject(bench.database.db, { count: 1 })).devices;
+  const [backlogDevice] = (await buildDeviceProject(bench.database.db, { count: 1 })).devices;
   const rows: string[][] = [];
   try {
     // 1. MQTT half-open flood
@@ -125,8 +126,10 @@ async function main(): Promise<void> {
     rows.push(['  intruder logins refused', '–', String(takeover.refused)]);
 
     // 4. backlog at login
-    const backlog = await loginBacklog(mqttTarget, device, 50);
+    const backlog = await loginBacklog(mqttTarget, backlogDevice, 50);
+    const storedBacklog = await bench.database.pool?.query('select count(*) as n from telemetry where device_id = $1', [backlogDevice.id]);
     rows.push(['PUBACKs of 100 (48 KB at login)', '–', String(backlog.acked)]);
+    rows.push(['  points stored of 40,000', '–', fmt(Number(storedBacklog?.rows[0].n ?? 0))]);
 
     console.log(`\nfloods bench: --seconds ${SECONDS} --mqtt-sockets ${MQTT_SOCKETS} --http-sockets ${HTTP_SOCKETS}`);
     printTable(['figure', 'no attack', 'under attack'], rows);
@@ -187,6 +190,7 @@ async function clientIdTakeover(
   }
   clearInterval(attack);
   await sleep(2_000);
+  client.removeAllListeners('close');
   await client.endAsync();
   const r = await pool?.query('select count(*) as n from telemetry where device_id = $1 and ts >= $2', [honest.id, t0]);
   return { sent, stored: Number(r?.rows[0].n ?? 0), disconnects, refused };
