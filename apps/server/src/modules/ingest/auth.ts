@@ -84,6 +84,8 @@ export type TBrokerHooks = Required<Pick<AedesOptions, 'authenticate' | 'authori
    * device the account may no longer see (checked again now). Answers how many it closed.
    */
   dropRevokedLive(clients: Iterable<Client>, accountId: number): Promise<number>;
+  /** True when `client` logged in as a device (what ingest's read gate holds back; browsers hand ingest nothing). */
+  isDevice(client: Client): boolean;
 };
 
 /** Builds authenticate / authorizePublish / authorizeSubscribe for Aedes. */
@@ -110,6 +112,8 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
   }
 
   return {
+    isDevice: (client) => identities.get(client)?.kind === 'device',
+
     async dropRevokedLive(clients, accountId) {
       let closed = 0;
       for (const client of clients) {

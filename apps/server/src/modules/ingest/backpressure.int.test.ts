@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject, type TBuiltDevice } from '../../../test/device-factory.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { until } from '../../../test/until.js';
-import { connectMqtt, telemetryCount } from './ingest-test-kit.js';
+import { buildAccount } from '../../../test/factories.js';
+import { connectBrowser, connectMqtt, subscribeGranted, telemetryCount } from './ingest-test-kit.js';
 import { INGEST_QUEUED_BATCHES, INGEST_READ_BATCHES } from './pipeline.js';
 
 const BATCH_MAX = 100;
@@ -107,8 +108,9 @@ describe(`ingest back-pressure (${TEST_DB_KIND})`, () => {
     expect(peakOpen).toBeLessThanOrEqual(60);
   });
 
-  it('stops reading every connection once the open publishes of all of them reach the read bound', async () => {
-    const many = (await buildDeviceProject(server.ctx.db, { count: 20 })).devices;
+  it('stops reading every device connection once the open publishes of all of them reach the read bound; logins and browsers go on', async () => {
+    const project = await buildDeviceProject(server.ctx.db, { count: 21 });
+    const [late, ...many] = project.devices;
     const manyClients = await Promise.all(many.map((d) => connectMqtt(server.mqttUrl, d.tangramId, d.secret)));
     clients.push(...manyClients);
     const perDevice = 40;
@@ -123,6 +125,14 @@ describe(`ingest back-pressure (${TEST_DB_KIND})`, () => {
     const bound = BATCH_MAX * INGEST_READ_BATCHES;
     await until(async () => (server.ctx.bus.ingestBacklog().openPublishes >= bound ? true : undefined));
     const peakOpen = await peakOver(() => server.ctx.bus.ingestBacklog().openPublishes);
+    // While devices wait at the gate, a new device still logs in, and a browser logs in and subscribes (SUBACK).
+    const lateClient = await connectMqtt(server.mqttUrl, late.tangramId, late.secret);
+    clients.push(lateClient);
+    const vendor = await buildAccount(server, { level: 'vendor', tenantId: project.tenantId });
+    const browser = await connectBrowser(server.wsUrl, vendor.token);
+    clients.push(browser);
+    expect(await subscribeGranted(browser, [topics.live(late.tangramId)])).toEqual([1]);
+    expect(server.ctx.bus.ingestBacklog().openPublishes).toBeGreaterThanOrEqual(bound);
     await restoreWrites();
     await Promise.all(sends);
     for (const d of many) expect(await telemetryCount(server.ctx.db, d.id, 'current')).toBe(perDevice);

@@ -8,6 +8,7 @@ import type { Duplex } from 'node:stream';
 import { Aedes, type AedesOptions, type AedesPublishPacket, type Client, type PublishPacket } from 'aedes';
 import { MQTT_CLIENT_ID_MAX, MQTT_CONNECT_TIMEOUT_MS, MQTT_MAX_PACKET_BYTES } from '@tessera/contracts';
 import { createWebSocketStream, WebSocketServer } from 'ws';
+import type { TBrokerHooks } from './auth.js';
 import type { BrokerGuard } from './broker-guard.js';
 import { readOnlyWhenIdle } from './read-ahead.js';
 import type { TReadGate } from './read-gate.js';
@@ -48,10 +49,24 @@ const WS_FRAME_MARGIN_BYTES = 16;
  * Creates the broker with `hooks` (authentication and ACL); `guard` refuses connections and packets over the
  * limits (broker-guard.ts); `readGate` stops every connection's reading while ingest holds too much (read-gate.ts). A client that sends no CONNECT within MQTT_CONNECT_TIMEOUT_MS is closed.
  */
-export async function createEmbeddedBroker(hooks: AedesOptions, guard: BrokerGuard, readGate: TReadGate): Promise<TEmbeddedBroker> {
+export async function createEmbeddedBroker(
+  hooks: AedesOptions & Pick<TBrokerHooks, 'isDevice'>,
+  guard: BrokerGuard,
+  readGate: TReadGate,
+): Promise<TEmbeddedBroker> {
   // MQTT 3.1 capped client ids at 23 characters; ours start with the 30-character Tangram ID (client-ids.ts).
   const aedes = await Aedes.createBroker({ ...hooks, connectTimeout: MQTT_CONNECT_TIMEOUT_MS, maxClientsIdLength: MQTT_CLIENT_ID_MAX });
   guard.attach(aedes);
+  // Only logged-in devices wait at the gate: a new connection reads its CONNECT (Aedes reads nothing more until it is
+  // handled; broker-guard.ts bounds its size), and browsers, which hand ingest nothing, keep the live console going.
+  const gateOf = (client: Client): TReadGate => ({
+    isOpen: () => !hooks.isDevice(client) || readGate.isOpen(),
+    whenOpen: (resume) => readGate.whenOpen(resume),
+  });
+  const handle = (conn: Duplex, req?: IncomingMessage): Client => {
+    const client = aedes.handle(conn, req);
+    return readOnlyWhenIdle(client, gateOf(client));
+  };
   let tcp: NetServer | null = null;
   let http: HttpServer | null = null;
   let accepting = true;
@@ -66,7 +81,7 @@ export async function createEmbeddedBroker(hooks: AedesOptions, guard: BrokerGua
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const stream = createWebSocketStream(ws);
-      guard.accept(stream, req.socket.remoteAddress ?? 'unknown', () => readOnlyWhenIdle(aedes.handle(stream, req), readGate));
+      guard.accept(stream, req.socket.remoteAddress ?? 'unknown', () => handle(stream, req));
     });
   };
 
@@ -74,7 +89,7 @@ export async function createEmbeddedBroker(hooks: AedesOptions, guard: BrokerGua
     aedes,
     async listenTcp(port, host) {
       const server = createServer((socket) => {
-        guard.accept(socket, socket.remoteAddress ?? 'unknown', () => readOnlyWhenIdle(aedes.handle(socket), readGate));
+        guard.accept(socket, socket.remoteAddress ?? 'unknown', () => handle(socket));
       });
       await new Promise<void>((resolve, reject) => {
         server.once('error', reject);
