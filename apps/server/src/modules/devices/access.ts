@@ -118,15 +118,33 @@ export async function devicePermissions(db: Db, principal: TPrincipal, deviceId:
 }
 
 /**
- * The device `tangramId` for a route that needs `permission` (or only visibility, without one).
+ * A boolean SQL expression over a `devices` row that `principal` sees: whether it holds `permission` on that device
+ * (true without a permission, and for vendors and admins, who hold every permission on what they see). Lets a caller
+ * ask visibility and permission in the query that reads the device's data ({@link deviceFor}).
+ */
+export function holdsPermission(principal: TPrincipal, permission?: TDevicePermission): SQL<boolean> {
+  if (!permission || principal.level !== 'user') return sql<boolean>`true`;
+  return sql<boolean>`coalesce((${visibleDevicesCondition(principal, permission)}), false)`;
+}
+
+/** The 403 of a caller that sees a device but holds none of the grants that give `permission`. */
+export function devicePermissionDenied(permission: TDevicePermission | undefined): AppError {
+  return new AppError(403, ErrorCode.DevicePermissionDenied, `your role on this device does not include ${permission}`);
+}
+
+/**
+ * The device `tangramId` for a route that needs `permission` (or only visibility, without one), in one query: every
+ * device-scoped request asks this first, and a dashboard opens dozens at once.
  * @throws AppError 404 when the device is missing or `principal` may not see it (foreign and missing alike);
  * 403 DEVICE_PERMISSION_DENIED when it may see the device but none of its grants includes `permission`.
  */
 export async function deviceFor(db: Db, principal: TPrincipal, tangramId: string, permission?: TDevicePermission): Promise<TDeviceRow> {
-  const device = await findVisibleDevice(db, principal, tangramId);
-  if (!device) throw notFound('device');
-  if (permission && !(await findVisible(db, principal, eq(devices.id, device.id), permission))) {
-    throw new AppError(403, ErrorCode.DevicePermissionDenied, `your role on this device does not include ${permission}`);
-  }
-  return device;
+  const [row] = await db
+    .select({ device: devices, permitted: holdsPermission(principal, permission) })
+    .from(devices)
+    .where(and(eq(devices.tangramId, tangramId.toUpperCase()), visibleDevicesCondition(principal)))
+    .limit(1);
+  if (!row) throw notFound('device');
+  if (!row.permitted) throw devicePermissionDenied(permission);
+  return row.device;
 }
