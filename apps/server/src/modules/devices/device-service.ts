@@ -1,12 +1,12 @@
 /** Device detail and update (spec §7 devices detail, PUT, v2 detail). Visibility per spec §6 via access.ts. */
-import { asc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import type { TDevice, TDeviceDetail, TDeviceUpdate } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { notFound } from '../../core/errors.js';
-import { deviceIngestStats, devices, projectSensors, projects } from '../../db/schema.js';
+import { devices } from '../../db/schema.js';
 import { devicePermissions } from './access.js';
-import { findDeviceView } from './device-queries.js';
+import { findDeviceDetailView, findDeviceView } from './device-queries.js';
 import { presentDevice, presentDeviceDetail, type TDeviceView } from './presenters.js';
 
 async function viewOrNotFound(db: Db, principal: TPrincipal, tangramId: string): Promise<TDeviceView> {
@@ -26,17 +26,9 @@ export async function getDevice(db: Db, principal: TPrincipal, tangramId: string
  * @throws AppError 404 when it does not exist or `principal` may not see it.
  */
 export async function getDeviceDetail(db: Db, principal: TPrincipal, tangramId: string): Promise<TDeviceDetail> {
-  const view = await viewOrNotFound(db, principal, tangramId);
-  const [[project], sensors, rejected, permissions] = await Promise.all([
-    db.select({ statusGroups: projects.statusGroups }).from(projects).where(eq(projects.id, view.device.projectId)),
-    db.select().from(projectSensors).where(eq(projectSensors.projectId, view.device.projectId)).orderBy(asc(projectSensors.id)),
-    db
-      .select({ reason: deviceIngestStats.reason, count: deviceIngestStats.count })
-      .from(deviceIngestStats)
-      .where(eq(deviceIngestStats.deviceId, view.device.id)),
-    devicePermissions(db, principal, view.device.id),
-  ]);
-  return presentDeviceDetail(view, project.statusGroups, sensors, rejected, permissions);
+  const view = await findDeviceDetailView(db, principal, tangramId);
+  if (!view) throw notFound('device');
+  return presentDeviceDetail(view, await devicePermissions(db, principal, view.device.id));
 }
 
 /**

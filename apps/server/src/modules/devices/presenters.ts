@@ -10,6 +10,14 @@ export interface TDeviceView {
   productName: string;
 }
 
+/** A device view with what the v2 detail adds (device-queries.ts `findDeviceDetailView`). */
+export interface TDeviceDetailView extends TDeviceView {
+  statusGroups: TStatusGroup[];
+  /** The project's sensors, by id. */
+  sensors: Pick<typeof projectSensors.$inferSelect, 'key' | 'name' | 'unit' | 'valueCount' | 'enabled'>[];
+  rejected: { reason: string; count: number }[];
+}
+
 /** True when the device was heard from within {@link DEVICE_ONLINE_WINDOW_MS} of `nowMs`. */
 export function isOnline(lastSeenAt: number | null, nowMs: number): boolean {
   return lastSeenAt !== null && nowMs - lastSeenAt <= DEVICE_ONLINE_WINDOW_MS;
@@ -35,19 +43,13 @@ export function presentDevice(view: TDeviceView, nowMs = Date.now()): TDevice {
   };
 }
 
-/** A device view plus its project's status definition, sensors and ingest counters → ZDeviceDetail. */
-export function presentDeviceDetail(
-  view: TDeviceView,
-  statusGroups: TStatusGroup[],
-  sensors: (typeof projectSensors.$inferSelect)[],
-  rejected: { reason: string; count: number }[],
-  permissions: TDeviceDetail['permissions'],
-): TDeviceDetail {
+/** A detail view (device, its project's status definition, sensors and ingest counters) → ZDeviceDetail. */
+export function presentDeviceDetail(view: TDeviceDetailView, permissions: TDeviceDetail['permissions']): TDeviceDetail {
   return {
     ...presentDevice(view),
-    status_groups: statusGroups,
-    sensors: sensors.map((s) => ({ key: s.key, name: s.name, unit: s.unit, value_count: s.valueCount, enabled: s.enabled })),
-    ingest_rejected: Object.fromEntries(rejected.map((r) => [r.reason, r.count])),
+    status_groups: view.statusGroups,
+    sensors: view.sensors.map((s) => ({ key: s.key, name: s.name, unit: s.unit, value_count: s.valueCount, enabled: s.enabled })),
+    ingest_rejected: Object.fromEntries(view.rejected.map((r) => [r.reason, r.count])),
     permissions,
   };
 }
