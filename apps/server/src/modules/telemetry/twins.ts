@@ -23,34 +23,30 @@ export async function getDeviceTwins(db: Db, principal: TPrincipal, tangramIds: 
   const ids = [...new Set(tangramIds.split(',').map((s) => s.trim().toUpperCase()))].filter(isTangramId);
   if (ids.length > MAX_TWIN_IDS) throw badRequest(`at most ${MAX_TWIN_IDS} tangramIds per request`);
   if (ids.length === 0) return [];
-  const found = await db
+  // Devices and their latest values in one query (a dashboard asks for twins many times at once); a device without
+  // any latest value is one row whose latest columns are null.
+  const rows = await db
     .select({
       id: devices.id,
       tangramId: devices.tangramId,
       statusValue: devices.statusValue,
       statusTs: devices.statusTs,
       groups: projects.statusGroups,
+      latest: telemetryLatest,
     })
     .from(devices)
     .innerJoin(projects, eq(projects.id, devices.projectId))
-    .where(and(inArray(devices.tangramId, ids), visibleDevicesCondition(principal, 'view_telemetry')));
-  const latest = found.length
-    ? await db
-        .select()
-        .from(telemetryLatest)
-        .where(
-          inArray(
-            telemetryLatest.deviceId,
-            found.map((d) => d.id),
-          ),
-        )
-        .orderBy(asc(telemetryLatest.key))
-    : [];
-  const byId = new Map(found.map((d) => [d.tangramId, d]));
-  return ids.flatMap((tid) => {
-    const d = byId.get(tid);
-    if (!d) return [];
-    const status = presentStatus(d.statusValue, d.statusTs, d.groups);
-    return [{ tangramId: d.tangramId, telemetry: latest.filter((l) => l.deviceId === d.id).map(presentLatest), status }];
-  });
+    .leftJoin(telemetryLatest, eq(telemetryLatest.deviceId, devices.id))
+    .where(and(inArray(devices.tangramId, ids), visibleDevicesCondition(principal, 'view_telemetry')))
+    .orderBy(asc(telemetryLatest.key));
+  const byId = new Map<string, TDeviceTwin>();
+  for (const r of rows) {
+    let twin = byId.get(r.tangramId);
+    if (!twin) {
+      twin = { tangramId: r.tangramId, telemetry: [], status: presentStatus(r.statusValue, r.statusTs, r.groups) };
+      byId.set(r.tangramId, twin);
+    }
+    if (r.latest) twin.telemetry.push(presentLatest(r.latest));
+  }
+  return ids.flatMap((tid) => byId.get(tid) ?? []);
 }
