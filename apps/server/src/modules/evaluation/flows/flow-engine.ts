@@ -117,7 +117,7 @@ export class FlowEngine {
     this.scheduler.start();
     this.pruneTimer = setInterval(() => {
       this.background(
-        pruneRuns(opts.db, this.now()).then(
+        pruneRuns(opts.db, this.now(), () => this.closed).then(
           () => undefined,
           (err: unknown) => opts.log.warn({ err }, 'platform rules: pruning runs failed'),
         ),

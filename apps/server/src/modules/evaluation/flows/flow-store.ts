@@ -125,14 +125,17 @@ export async function writeRuns(db: Db, rows: readonly TRunRow[], now: number = 
     );
     // Every rule's row is locked in id order before its runs are pruned: two writers with runs of one rule prune it
     // one after the other, the second seeing the first's runs, and never wait on each other crosswise.
-    for (const ruleId of ruleIds) {
-      const at = last.get(ruleId) ?? null;
-      await tx
-        .update(platformRules)
-        .set({ lastRunAt: at === null ? sql`${platformRules.lastRunAt}` : sql`greatest(coalesce(${platformRules.lastRunAt}, 0), ${at})` })
-        .where(eq(platformRules.id, ruleId));
-    }
-    for (const retention of await retentionOfRules(tx, now, ruleIds)) await pruneRuleRuns(tx, retention, 1);
+    await tx.execute(
+      sql`select id from platform_rules where id in (${sql.join(
+        ruleIds.map((id) => sql`${id}`),
+        sql`, `,
+      )}) order by id for no key update`,
+    );
+    const stamps = JSON.stringify([...last].filter(([, at]) => at !== null).map(([id, at]) => ({ id, at })));
+    await tx.execute(sql`
+      update platform_rules p set last_run_at = greatest(coalesce(p.last_run_at, 0), v.at)
+      from jsonb_to_recordset(${stamps}::jsonb) as v(id int, at bigint) where p.id = v.id`);
+    await pruneRuleRuns(tx, await retentionOfRules(tx, now, ruleIds));
     return inserted.map((r) => Number(r.id));
   });
 }
