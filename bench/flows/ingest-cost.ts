@@ -11,11 +11,11 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx flows/ingest-cost.ts   (from bench/; run.ts calls it)
  *   env: BENCH_COST_SECONDS (8) per load, BENCH_COST_ROUNDS (3) of both loads, alternating; BENCH_COST_WINDOW (8)
  */
-import { DEFAULT_ENGINE_CONFIG, topics, ZFlowGraph } from '@tessera/contracts';
+import { DEFAULT_ENGINE_CONFIG, topics } from '@tessera/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
-import { platformRules, rowsOf } from '@tessera/server';
+import { rowsOf } from '@tessera/server';
+import { insertRunningDemoRule } from '@tessera/server/testing';
 import { sql } from 'drizzle-orm';
-import { demoPlatformRules } from '../../apps/server/src/modules/demo/demo-data.js';
 import { pruneRuns } from '../../apps/server/src/modules/evaluation/flows/run-pruning.js';
 import { TRACE_BATCH } from '../../apps/server/src/modules/evaluation/flows/trace-writer.js';
 import { startBenchServer } from '../support/bench-server.js';
@@ -65,20 +65,7 @@ async function measure(ruleKey: string): Promise<TCost> {
   const { server, project, database } = bench;
   const clients: MqttClient[] = [];
   try {
-    const [demo] = demoPlatformRules(project.projectId);
-    const graph = ZFlowGraph.parse(JSON.parse(JSON.stringify(demo?.graph).replaceAll('"keys":["temperature"]', `"keys":["${ruleKey}"]`)));
-    const [rule] = await database.db
-      .insert(platformRules)
-      .values({
-        tenantId: project.tenantId,
-        name: 'Line overheating',
-        status: 'running',
-        draft: graph,
-        applied: graph,
-        version: 1,
-        triggerKind: 'telemetry',
-      })
-      .returning({ id: platformRules.id });
+    const ruleId = await insertRunningDemoRule(database.db, project, ruleKey);
     for (const d of project.devices) {
       clients.push(
         await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
@@ -91,8 +78,7 @@ async function measure(ruleKey: string): Promise<TCost> {
     }
     const count = async () =>
       Number(
-        rowsOf<{ n: string }>(await database.db.execute(sql`select count(*) as n from platform_rule_runs where rule_id = ${rule!.id}`))[0]
-          ?.n,
+        rowsOf<{ n: string }>(await database.db.execute(sql`select count(*) as n from platform_rule_runs where rule_id = ${ruleId}`))[0]?.n,
       );
     let maxStored = 0;
     const sampler = setInterval(() => {
@@ -111,7 +97,7 @@ async function measure(ruleKey: string): Promise<TCost> {
     maxStored = Math.max(maxStored, stored);
     const untraced = Number(
       rowsOf<{ n: string | null }>(
-        await database.db.execute(sql`select coalesce(sum(untraced_before), 0) as n from platform_rule_runs where rule_id = ${rule!.id}`),
+        await database.db.execute(sql`select coalesce(sum(untraced_before), 0) as n from platform_rule_runs where rule_id = ${ruleId}`),
       )[0]?.n,
     );
     const bytes = Number(

@@ -8,10 +8,7 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx flows/stop.ts   (from bench/)
  *   env: BENCH_STOP_LOAD_S (3): seconds of load before the stop
  */
-import { ZFlowGraph } from '@tessera/contracts';
-import { platformRules } from '@tessera/server';
-import { startDeviceLoad } from '@tessera/server/testing';
-import { demoPlatformRules } from '../../apps/server/src/modules/demo/demo-data.js';
+import { insertRunningDemoRule, startDeviceLoad } from '@tessera/server/testing';
 import { startBenchServer } from '../support/bench-server.js';
 
 const LOAD_S = Number(process.env.BENCH_STOP_LOAD_S ?? 3);
@@ -22,17 +19,7 @@ async function stopUnderLoad(ruleKey: string): Promise<void> {
   const bench = await startBenchServer({ devices: DEVICES });
   const { server, project, database } = bench;
   try {
-    const [demo] = demoPlatformRules(project.projectId);
-    const graph = ZFlowGraph.parse(JSON.parse(JSON.stringify(demo?.graph).replaceAll('"keys":["temperature"]', `"keys":["${ruleKey}"]`)));
-    await database.db.insert(platformRules).values({
-      tenantId: project.tenantId,
-      name: 'Line overheating',
-      status: 'running',
-      draft: graph,
-      applied: graph,
-      version: 1,
-      triggerKind: 'telemetry',
-    });
+    await insertRunningDemoRule(database.db, project, ruleKey);
     // 100 devices × 10 messages/s × 10 points: 10,000 points/s of `temperature`.
     const load = await startDeviceLoad({
       mqttUrl: `mqtt://127.0.0.1:${server.mqttPort}`,

@@ -71,8 +71,9 @@ describe('platform telemetry: a formula over two devices, evaluated as they publ
     await page.locator('.ant-select-dropdown:visible [data-testid="formula-completion-m1.current"]').waitFor();
     await page.keyboard.press('Enter');
     await expect.poll(() => formula().inputValue()).toBe('(m1.current');
-    // A misspelt key is marked where it is written.
-    await formula().pressSequentially(' + m2.curent) * 220');
+    // A misspelt key is marked where it is written (the whole text at once: typing it key by key raced the
+    // completion list on a loaded machine).
+    await formula().fill('(m1.current + m2.curent) * 220');
     await page.locator('.ant-drawer-title').click();
     const problem = page.getByTestId('formula-problem');
     await expect.poll(() => problem.getAttribute('data-position'), { timeout: 20_000 }).toBe('14');

@@ -8,13 +8,13 @@ import { readFileSync, mkdtempSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DEFAULT_ENGINE_CONFIG, ZFlowGraph } from '@tessera/contracts';
+import { DEFAULT_ENGINE_CONFIG } from '@tessera/contracts';
 import { count, eq } from 'drizzle-orm';
 import { afterAll, describe, expect, it } from 'vitest';
 import { openPglite, type Database } from '../src/db/client.js';
 import { runMigrations } from '../src/db/migrate.js';
-import { platformEngineConfigs, platformRuleRuns, platformRules } from '../src/db/schema.js';
-import { demoPlatformRules } from '../src/modules/demo/demo-data.js';
+import { platformEngineConfigs, platformRuleRuns } from '../src/db/schema.js';
+import { insertRunningDemoRule } from './demo-rule.js';
 import { buildDeviceProject, type TBuiltProject } from './device-factory.js';
 import { startDeviceLoad } from './device-load.js';
 import { openScratchPostgres, TEST_DB_KIND } from './helpers.js';
@@ -122,21 +122,7 @@ async function seedRuleOnLoadedKey(database: Database, runsPerS: number): Promis
   await database.db
     .insert(platformEngineConfigs)
     .values({ tenantId: project.tenantId, config: { ...DEFAULT_ENGINE_CONFIG, runs_per_second: runsPerS } });
-  const [demoRule] = demoPlatformRules(project.projectId);
-  const graph = ZFlowGraph.parse(demoRule?.graph);
-  const [rule] = await database.db
-    .insert(platformRules)
-    .values({
-      tenantId: project.tenantId,
-      name: 'Line overheating',
-      status: 'running',
-      draft: graph,
-      applied: graph,
-      version: 1,
-      triggerKind: 'telemetry',
-    })
-    .returning({ id: platformRules.id });
-  return { project, ruleId: rule.id };
+  return { project, ruleId: await insertRunningDemoRule(database.db, project) };
 }
 
 describe('stopping under load with a platform rule on the loaded key', () => {
