@@ -6,12 +6,13 @@
  * publish → PUBACK (the point committed). Target: p99 ≤ 1 s at 5,000 points/s.
  */
 import { DEFAULT_ENGINE_CONFIG, type TFlowGraphInput, ZFlowGraph } from '@tessera/contracts';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import pg from 'pg';
 import { platformEngineConfigs, platformRules, type TRunningServer } from '@tessera/server';
 import { buildDeviceProject } from '@tessera/server/testing';
 import { percentile } from '../overload/stats.js';
 import { collectAlertLatencies, publishHotPoints } from '../support/hot-points.js';
+import { connectDevices } from '../support/devices.js';
 
 const at = { x: 0, y: 0 };
 
@@ -63,16 +64,7 @@ export async function measureAlertLatency(server: TRunningServer, pointsPerS: nu
     const sentAt = new Map<number, number[]>(); // device id → publish time of each point
     await listener.connect();
     const alertLatencies = await collectAlertLatencies(listener, 'bench_platform_alerts', sentAt);
-    for (const d of devices) {
-      clients.push(
-        await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
-          username: d.tangramId,
-          password: d.secret,
-          clientId: d.tangramId,
-          reconnectPeriod: 0,
-        }),
-      );
-    }
+    clients.push(...(await connectDevices(server.mqttPort as number, devices)));
     const periodMs = (deviceCount * 1000) / pointsPerS;
     console.log(
       `flows: point → platform-rule alert: ${deviceCount} devices × 1 QoS 1 point every ${periodMs.toFixed(0)} ms (${pointsPerS} points/s) for ${seconds} s …`,

@@ -12,13 +12,14 @@
  *   env: BENCH_COST_SECONDS (8) per load, BENCH_COST_ROUNDS (3) of both loads, alternating; BENCH_COST_WINDOW (8)
  */
 import { DEFAULT_ENGINE_CONFIG, topics } from '@tessera/contracts';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import { rowsOf } from '@tessera/server';
 import { insertRunningDemoRule } from '@tessera/server/testing';
 import { sql } from 'drizzle-orm';
 import { pruneRuns } from '../../apps/server/src/modules/evaluation/flows/run-pruning.js';
 import { TRACE_BATCH } from '../../apps/server/src/modules/evaluation/flows/trace-writer.js';
 import { startBenchServer } from '../support/bench-server.js';
+import { connectDevices } from '../support/devices.js';
 
 const SECONDS = Number(process.env.BENCH_COST_SECONDS ?? 8);
 const ROUNDS = Number(process.env.BENCH_COST_ROUNDS ?? 3);
@@ -66,16 +67,7 @@ async function measure(ruleKey: string): Promise<TCost> {
   const clients: MqttClient[] = [];
   try {
     const ruleId = await insertRunningDemoRule(database.db, project, ruleKey);
-    for (const d of project.devices) {
-      clients.push(
-        await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
-          username: d.tangramId,
-          password: d.secret,
-          clientId: d.tangramId,
-          reconnectPeriod: 0,
-        }),
-      );
-    }
+    clients.push(...(await connectDevices(server.mqttPort as number, project.devices)));
     const count = async () =>
       Number(
         rowsOf<{ n: string }>(await database.db.execute(sql`select count(*) as n from platform_rule_runs where rule_id = ${ruleId}`))[0]?.n,

@@ -8,11 +8,12 @@
  *   env: BENCH_DEVICES (100), BENCH_SECONDS (20), BENCH_POINTS (100 per message), INGEST_BATCH_MAX, INGEST_FLUSH_MS
  */
 import { DEVICE_RATE_POINTS_PER_S, topics } from '@tessera/contracts';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import pino from 'pino';
 import { from as copyFrom } from 'pg-copy-streams';
 import { loadConfig, startServer } from '@tessera/server';
 import { openScratchPostgres, buildDeviceProject } from '@tessera/server/testing';
+import { connectDevices } from '../support/devices.js';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100);
@@ -37,16 +38,7 @@ async function main(): Promise<void> {
   const clients: MqttClient[] = [];
   try {
     const { devices } = await buildDeviceProject(database.db, { count: DEVICES });
-    for (const d of devices) {
-      clients.push(
-        await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
-          username: d.tangramId,
-          password: d.secret,
-          clientId: d.tangramId,
-          reconnectPeriod: 0,
-        }),
-      );
-    }
+    clients.push(...(await connectDevices(server.mqttPort as number, devices)));
     console.log(`ingest bench: ${DEVICES} devices × ${POINTS}-point QoS 1 messages every ${MESSAGE_PERIOD_MS} ms for ${SECONDS} s`);
     console.log(`server: INGEST_BATCH_MAX=${config.ingestBatchMax} INGEST_FLUSH_MS=${config.ingestFlushMs}`);
 

@@ -6,12 +6,13 @@
  * when a row with its value or a later one is. Baseline in the same run: publish → PUBACK (the point committed).
  */
 import { rulePaths } from '@tessera/contracts';
-import mqtt, { type MqttClient } from 'mqtt';
+import type { MqttClient } from 'mqtt';
 import pg from 'pg';
 import pino from 'pino';
 import { loadConfig, startServer } from '@tessera/server';
 import { buildDeviceProject, openScratchPostgres } from '@tessera/server/testing';
 import { collectAlertLatencies, publishHotPoints } from '../support/hot-points.js';
+import { connectDevices } from '../support/devices.js';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 50);
@@ -56,16 +57,7 @@ export async function measureLatency(): Promise<number> {
     const sentAt = new Map<number, number[]>(); // device id → publish time of each point
     await listener.connect();
     const alertLatencies = await collectAlertLatencies(listener, 'bench_alerts', sentAt);
-    for (const d of devices) {
-      clients.push(
-        await mqtt.connectAsync(`mqtt://127.0.0.1:${server.mqttPort}`, {
-          username: d.tangramId,
-          password: d.secret,
-          clientId: d.tangramId,
-          reconnectPeriod: 0,
-        }),
-      );
-    }
+    clients.push(...(await connectDevices(server.mqttPort as number, devices)));
     console.log(`point → alert row: ${DEVICES} devices × 1 QoS 1 point every ${PERIOD_MS} ms for ${SECONDS} s, PostgreSQL`);
     const { sent, ackLatencies } = await publishHotPoints(clients, devices, PERIOD_MS, SECONDS, sentAt);
     await server.rules.idle();
