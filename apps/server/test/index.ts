@@ -14,6 +14,8 @@ export * from './pg-proxy.js';
 export * from './device-load.js';
 export * from './floods.js';
 export * from './demo-rule.js';
+export * from './rabbitmq.js';
+export * from './spawn-server.js';
 export * from '../src/modules/mail/smtp-sink.fixture.js';
 export * from '../src/modules/images/png.fixture.js';
 export * from '../src/modules/projects/catalogue.fixtures.js';

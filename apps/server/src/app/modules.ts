@@ -12,6 +12,7 @@ import { deviceRoutes } from '../modules/devices/routes.js';
 import { dashboardRoutes } from '../modules/dashboard/routes.js';
 import { downloadRoutes } from '../modules/downloads/routes.js';
 import { healthRoutes } from '../modules/health/routes.js';
+import { brokerAuthRoutes } from '../modules/ingest/rabbitmq-auth.js';
 import { imageRoutes } from '../modules/images/routes.js';
 import { lineRoutes } from '../modules/line/routes.js';
 import { machineRoutes } from '../modules/machines/routes.js';
@@ -35,6 +36,7 @@ type TRoutes = (app: TApp, ctx: TAppContext) => Promise<void>;
 
 const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['', healthRoutes],
+  ['', brokerAuthRoutes],
   ['/authorization/v1', authRoutes],
   ['/frontstage/v1', productRoutes],
   ['/frontstage/v1', imageRoutes],

@@ -87,6 +87,8 @@ const ZEnv = z.object({
   BLOB_STORE: z.enum(['directory', 'database']).optional(),
   DATABASE_URL: z.string().url().optional(),
   MQTT_URL: z.string().url().optional(),
+  AMQP_URL: z.url({ protocol: /^amqps?$/ }).optional(),
+  BROKER_AUTH_SECRET: z.string().min(32).max(1024).optional(),
   PUBLIC_MQTT_URL: z.string().url().optional(),
   PAGES_ORIGIN: z
     .url({ protocol: /^https?$/ })
@@ -171,6 +173,16 @@ export interface TConfig {
   blobDir: string;
   databaseUrl?: string;
   mqttUrl?: string;
+  /**
+   * The queue engine (docs/decisions/scale-out.md): RabbitMQ's AMQP address (amqp[s]://user:password@host:port/vhost).
+   * With MQTT_URL (RabbitMQ's MQTT listener) replicas drain the durable ingest queue instead of shared subscriptions.
+   */
+  amqpUrl?: string;
+  /**
+   * BROKER_AUTH_SECRET (≥ 32 characters): when set, the server answers RabbitMQ's HTTP auth backend at
+   * `/internal/broker-auth/rabbitmq/*` for the Basic credentials `rabbitmq:<secret>` (modules/ingest/rabbitmq-auth.ts).
+   */
+  brokerAuthSecret?: string;
   /** The broker address devices are told to use (project system tab), e.g. mqtts://mqtt.example.com:8883. */
   publicMqttUrl?: string;
   /** Origin (scheme://host[:port]) serving custom pages when they get their own host, e.g. https://pages.example.com. */
@@ -263,6 +275,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: number
       'invalid VAPID_PUBLIC_KEY/VAPID_PRIVATE_KEY: set both (a pair from `npx web-push generate-vapid-keys`) or neither',
     );
   }
+  if (e.AMQP_URL && !e.MQTT_URL) {
+    throw new ConfigError('invalid AMQP_URL: the queue engine also needs MQTT_URL (the MQTT listener of the same RabbitMQ)');
+  }
   if (!e.AI_BASE_URL !== !e.AI_MODEL) {
     throw new ConfigError('invalid AI_BASE_URL/AI_MODEL: set both (an OpenAI-compatible endpoint and its model) or neither');
   }
@@ -275,6 +290,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: number
     blobDir: e.BLOB_DIR ?? join(e.DATA_DIR, 'blobs'),
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
+    amqpUrl: e.AMQP_URL,
+    brokerAuthSecret: e.BROKER_AUTH_SECRET,
     publicMqttUrl: e.PUBLIC_MQTT_URL,
     pagesOrigin: e.PAGES_ORIGIN,
     smtpUrl: e.SMTP_URL,

@@ -1,9 +1,13 @@
 /**
- * External-broker mode (MQTT_URL; docs/decisions/ingest.md): the server joins Mosquitto/EMQX as MQTT 5 clients.
- * Ingest connections share `$share/tessera/devices/+/telemetry|status` with QoS 1, keep a session (clean false,
- * session expiry) under a stable client id per replica, and acknowledge a message only after its batch commits
- * (MQTT.js `customHandleAcks`). A control connection publishes the server's messages and relays
- * `live/devices/+`, `live/accounts/+/alerts`, `live/accounts/+/access` and `live/platform-telemetry/+` to this replica's browser WebSocket.
+ * External-broker modes (MQTT_URL; docs/decisions/ingest.md, docs/decisions/scale-out.md). A control connection
+ * publishes the server's messages and relays `live/devices/+`, `live/accounts/+/alerts`, `live/accounts/+/access` and
+ * `live/platform-telemetry/+` to this replica's browser WebSocket. Ingest comes either
+ * - from the queue engine (AMQP_URL, RabbitMQ): the durable queue drained over AMQP (queue-ingest.ts), the control
+ *   connection speaking MQTT 3.1.1 (RabbitMQ 3.10's MQTT plugin has no MQTT 5); or
+ * - from a plain MQTT broker (Mosquitto/EMQX) as MQTT 5 clients: ingest connections share
+ *   `$share/tessera/devices/+/telemetry|status` with QoS 1, keep a session (clean false, session expiry) under a
+ *   stable client id per replica, and acknowledge a message only after its batch commits (MQTT.js
+ *   `customHandleAcks`). The broker acknowledges devices on receipt, so this mode can lose what the broker drops.
  */
 import { LIVE_ACCESS_FILTER } from '@tessera/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
@@ -12,6 +16,7 @@ import { classifyDeviceTopic } from './acl.js';
 import type { TDeviceReports } from './device-reports.js';
 import type { DeviceDirectory } from './directory.js';
 import type { IngestPipeline } from './pipeline.js';
+import { consumeIngestQueue, type TQueueIngest } from './queue-ingest.js';
 
 /** The shared-subscription group every replica joins. */
 export const SHARE_GROUP = 'tessera';
@@ -44,6 +49,8 @@ export interface TExternalBroker {
 /** What the external mode needs. */
 export interface TExternalDeps {
   url: string;
+  /** The queue engine's AMQP address (RabbitMQ); unset: ingest through MQTT shared subscriptions. */
+  amqpUrl?: string;
   /** Stable per replica (host and HTTP port), so a restarted replica resumes its session. */
   clientIdBase: string;
   pipeline: IngestPipeline;
@@ -72,7 +79,7 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
   }
 
   const control = await mqtt.connectAsync(deps.url, {
-    protocolVersion: 5,
+    protocolVersion: deps.amqpUrl ? 4 : 5,
     clientId: `${deps.clientIdBase}-ctl`,
     clean: true,
     reconnectPeriod: 1000,
@@ -87,7 +94,8 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
   await control.subscribeAsync(['live/devices/+', 'live/accounts/+/alerts', LIVE_ACCESS_FILTER, 'live/platform-telemetry/+'], { qos: 0 });
 
   const ingesters: MqttClient[] = [];
-  for (let i = 0; i < INGEST_CONNECTIONS; i += 1) {
+  const queue: TQueueIngest | null = deps.amqpUrl ? await consumeIngestQueue({ url: deps.amqpUrl, ingest, log }) : null;
+  for (let i = 0; i < (queue ? 0 : INGEST_CONNECTIONS); i += 1) {
     const client = await mqtt.connectAsync(deps.url, {
       protocolVersion: 5,
       clientId: `${deps.clientIdBase}-in${i}`,
@@ -117,7 +125,7 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
     async publish(topic, payload, opts = {}) {
       await control.publishAsync(topic, payload, { qos: opts.qos ?? 0, retain: opts.retain ?? false });
     },
-    isUp: () => control.connected && ingesters.every((c) => c.connected),
+    isUp: () => control.connected && ingesters.every((c) => c.connected) && (queue?.isUp() ?? true),
     async subscribe(topic, onMessage) {
       handlers.set(topic, onMessage);
       await control.subscribeAsync(topic, { qos: 1 });
@@ -127,10 +135,12 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
       };
     },
     async stopAccepting() {
+      await queue?.stopAccepting();
       await Promise.all(ingesters.map((c) => c.unsubscribeAsync(INGEST_FILTERS).catch(() => undefined)));
     },
     async close() {
       // A graceful stop ends the sessions (expiry 0) so the broker stops queueing for this replica.
+      await queue?.close();
       await Promise.all(ingesters.map((c) => c.endAsync(false, { properties: { sessionExpiryInterval: 0 } })));
       await control.endAsync();
     },
