@@ -154,6 +154,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       const httpPort = (httpServer.address() as AddressInfo | null)?.port ?? config.port;
       external = await connectExternalBroker({
         url: config.mqttUrl,
+        amqpUrl: config.amqpUrl,
         clientIdBase: `tessera-${hostname()}-${httpPort}`,
         pipeline,
         directory,
