@@ -33,7 +33,8 @@ const only = process.env.ENGINES_ONLY?.split(',');
 const keys = Object.keys(ENGINES).filter((k) => !only || only.includes(k));
 
 /** "lost of acknowledged (share)"; a mark when the drain hit its limit (so some of the lost were still queued). */
-function lostCell(r: TPhaseResult): string {
+function lostCell(r: TPhaseResult | string): string {
+  if (typeof r === 'string') return r;
   const share = r.acked === 0 ? 0 : (r.lost / r.acked) * 100;
   return `${r.lost.toLocaleString('en')} of ${r.acked.toLocaleString('en')} (${share.toFixed(share > 0 && share < 0.1 ? 3 : 1)} %)${r.drained ? '' : ' †'}`;
 }
@@ -42,19 +43,22 @@ function row(cells: string[]): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-/** The three phases of engine `key`, each on a fresh engine; answers the engine's name beside them. */
-async function measure(key: string): Promise<{ name: string; r: Record<TFault, TPhaseResult> }> {
-  const r = {} as Record<TFault, TPhaseResult>;
+/** The three phases of engine `key`, each on a fresh engine; a phase that failed is its error's message. */
+async function measure(key: string): Promise<{ name: string; r: Record<TFault, TPhaseResult | string> }> {
+  const r = {} as Record<TFault, TPhaseResult | string>;
   let name = key;
   for (const fault of FAULTS) {
     const engine = await ENGINES[key]();
     name = engine.name;
     try {
-      r[fault] = await runPhase(engine, fault, load);
-      const p = r[fault];
+      const p = await runPhase(engine, fault, load);
+      r[fault] = p;
       console.log(
         `${key} ${fault}: acked ${p.acked} (${p.ackedPerS.toFixed(0)}/s), committed ${p.consumedPerS.toFixed(0)}/s in window, lost ${p.lost}, duplicates ${p.duplicates}, unsettled ${p.unsettled}, drain ${p.drainS.toFixed(1)} s${p.drained ? '' : ' (limit)'}, engine CPU ${p.engineCpuPct.toFixed(0)} %`,
       );
+    } catch (err) {
+      r[fault] = `failed: ${(err as Error).message}`;
+      console.log(`${key} ${fault}: ${r[fault]}`);
     } finally {
       await engine.dispose();
     }
@@ -80,15 +84,16 @@ async function main(): Promise<void> {
   );
   console.log(row(Array(7).fill('---')));
   for (const { name, r } of results.values()) {
+    const steady = typeof r.none === 'string' ? undefined : r.none;
     console.log(
       row([
         name,
-        r.none.ackedPerS.toFixed(0),
-        r.none.consumedPerS.toFixed(0),
+        steady?.ackedPerS.toFixed(0) ?? '–',
+        steady?.consumedPerS.toFixed(0) ?? '–',
         lostCell(r.none),
         lostCell(r['engine-kill']),
         lostCell(r['consumer-kill']),
-        r.none.engineCpuPct.toFixed(0),
+        steady?.engineCpuPct.toFixed(0) ?? '–',
       ]),
     );
   }

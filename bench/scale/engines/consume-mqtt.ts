@@ -57,6 +57,11 @@ export async function consumeMqttShared(url: string, replica: string, newBatch: 
     callback(new Error('held until its batch commits'));
   };
   await client.subscribeAsync(SHARED_FILTER, { qos: 1 });
+  // Mosquitto 2.0.11 restores a session from its persistence file (CONNACK session present) without routing to
+  // its shared subscription, and MQTT.js resubscribes only when the session is absent: subscribe on every reconnect.
+  client.on('connect', () => {
+    client.subscribe(SHARED_FILTER, { qos: 1 });
+  });
 }
 
 /** Connects the baseline consumer `replica`: today's four connections, one held message each. */
