@@ -68,7 +68,7 @@ async function measure(key: string): Promise<{ name: string; r: Record<TFault, T
 
 async function main(): Promise<void> {
   console.log(`engines: ${load.devices} devices in ${load.publishers} processes, window ${load.window}, ${load.seconds} s per phase`);
-  const results = new Map<string, { name: string; r: Record<TFault, TPhaseResult> }>();
+  const results = new Map<string, { name: string; r: Record<TFault, TPhaseResult | string> }>();
   for (const key of keys) results.set(key, await measure(key));
   console.log('');
   console.log(
