@@ -48,6 +48,7 @@ export const paths = {
   devices: `${API.frontstage}/devices`,
   devicesSum: `${API.frontstage}/devices/sum`,
   device: (tangramId: string) => `${API.frontstage}/devices/${tangramId}`,
+  deviceSecret: (tangramId: string) => `${API.frontstage}/devices/${tangramId}/secret`,
   devicesV2: `${API.frontstage}/v2/devices`,
   deviceV2: (tangramId: string) => `${API.frontstage}/v2/devices/${tangramId}`,
 

@@ -92,6 +92,13 @@ export type TDevice = z.infer<typeof ZDevice>;
 /** The registration answer: the device and its MQTT secret, shown once. */
 export const ZDeviceRegistered = ZDevice.extend({ device_secret: z.string() });
 export type TDeviceRegistered = z.infer<typeof ZDeviceRegistered>;
+/**
+ * POST devices/{tangramId}/secret (no body; path parameter {@link ZTangramIdParam}): the device's new MQTT secret
+ * (256-bit, base64url), answered once and never readable again; the old one stops working at once
+ * (docs/decisions/devices-bulk.md "Regenerating a device's secret").
+ */
+export const ZDeviceSecret = z.object({ tangram_id: z.string(), device_secret: z.string() });
+export type TDeviceSecret = z.infer<typeof ZDeviceSecret>;
 /** POST projects/{id}/devices/bulk answers one registration per serial, in request order. */
 export const ZDeviceRegisteredList = z.array(ZDeviceRegistered);
 

@@ -1,7 +1,9 @@
 /**
  * `/frontstage/v1/devices…` and `/frontstage/v1/v2/devices…` (spec §7 devices; v2 list, detail and update; profile
  * telemetries and status; getAccessAbleTenants). Any logged-in account; users see only the devices authorised to
- * them (§6). PUT is vendor only. Registration lives under projects (projects/routes.ts).
+ * them (§6). PUT is vendor only; regenerating the MQTT secret is vendor only and needs a signed-in session, not an API
+ * key (docs/decisions/devices-bulk.md "Regenerating a device's secret"). Registration lives under projects
+ * (projects/routes.ts).
  */
 import {
   ZAccessibleTenants,
@@ -12,6 +14,7 @@ import {
   ZDeviceList,
   ZDeviceListFilter,
   ZDeviceListQuery,
+  ZDeviceSecret,
   ZDeviceUpdate,
   ZSum,
   ZTangramIdParam,
@@ -22,6 +25,8 @@ import { principalOf, requireAuth, requireVendor } from '../../core/principal.js
 import { countDevices, listDevices } from './device-queries.js';
 import { accessibleTenants, deviceStatusProfile, deviceTelemetryProfile } from './device-profiles.js';
 import { getDevice, getDeviceDetail, updateDevice } from './device-service.js';
+import { rotateDeviceSecret } from './rotate-device-secret.js';
+import { requireSession } from '../auth/session-guard.js';
 
 const tags = ['devices'];
 const auth = { preHandler: requireAuth };
@@ -55,6 +60,11 @@ export async function deviceRoutes(app: TApp, ctx: TAppContext): Promise<void> {
       await updateDevice(db, principalOf(req), req.params.tangramId, req.body);
       return getDeviceDetail(db, principalOf(req), req.params.tangramId);
     },
+  );
+  app.post(
+    '/devices/:tangramId/secret',
+    { preHandler: [requireVendor, requireSession], schema: { tags, params: ZTangramIdParam, response: { 200: ZDeviceSecret } } },
+    (req) => rotateDeviceSecret(db, ctx.bus, req.log, principalOf(req), req.params.tangramId),
   );
   // A static path: it wins over `/devices/:tangramId` (find-my-way matches static segments first).
   app.get('/devices/getAccessAbleTenants', { ...auth, schema: { tags, response: { 200: ZAccessibleTenants } } }, (req) =>
