@@ -94,6 +94,8 @@ export async function startRabbitNode(opts: TRabbitNodeOptions = {}): Promise<TR
     'loopback_users = none',
     `default_user = ${user}`,
     `default_pass = ${password}`,
+    // The management API lists a connection after its first statistics event: revocations find it within a second.
+    'collect_statistics_interval = 1000',
     // Tests and benches fill the disk of a shared machine with other work; don't block publishers at 50 MB free.
     'disk_free_limit.absolute = 10MB',
   ];

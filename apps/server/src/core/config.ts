@@ -89,6 +89,7 @@ const ZEnv = z.object({
   MQTT_URL: z.string().url().optional(),
   AMQP_URL: z.url({ protocol: /^amqps?$/ }).optional(),
   BROKER_AUTH_SECRET: z.string().min(32).max(1024).optional(),
+  RABBITMQ_MANAGEMENT_URL: z.url({ protocol: /^https?$/ }).optional(),
   PUBLIC_MQTT_URL: z.string().url().optional(),
   PAGES_ORIGIN: z
     .url({ protocol: /^https?$/ })
@@ -183,6 +184,11 @@ export interface TConfig {
    * `/internal/broker-auth/rabbitmq/*` for the Basic credentials `rabbitmq:<secret>` (modules/ingest/rabbitmq-auth.ts).
    */
   brokerAuthSecret?: string;
+  /**
+   * The queue engine's management API with credentials (http://user:password@rabbitmq:15672): where a revoked device's
+   * RabbitMQ connections are closed (modules/ingest/device-revocation.ts).
+   */
+  rabbitmqManagementUrl?: string;
   /** The broker address devices are told to use (project system tab), e.g. mqtts://mqtt.example.com:8883. */
   publicMqttUrl?: string;
   /** Origin (scheme://host[:port]) serving custom pages when they get their own host, e.g. https://pages.example.com. */
@@ -292,6 +298,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: number
     mqttUrl: e.MQTT_URL,
     amqpUrl: e.AMQP_URL,
     brokerAuthSecret: e.BROKER_AUTH_SECRET,
+    rabbitmqManagementUrl: e.RABBITMQ_MANAGEMENT_URL,
     publicMqttUrl: e.PUBLIC_MQTT_URL,
     pagesOrigin: e.PAGES_ORIGIN,
     smtpUrl: e.SMTP_URL,

@@ -59,6 +59,13 @@ export interface TMessageBus {
   isDeviceListening(tangramId: string): boolean | null;
   /** The ingest pipeline's backlog, and whether it is stalled. */
   ingestBacklog(): TIngestBacklog;
+  /**
+   * Closes device `tangramId`'s current MQTT connections on every replica (and, with the queue engine, RabbitMQ's) and
+   * forgets its cached credentials, so a changed secret takes effect at once (modules/ingest/device-revocation.ts).
+   * Call after the change committed.
+   * @throws the database error when the other replicas could not be notified.
+   */
+  revokeDevice(tangramId: string): Promise<void>;
 }
 
 /**

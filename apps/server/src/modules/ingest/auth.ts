@@ -86,6 +86,8 @@ export type TBrokerHooks = Required<Pick<AedesOptions, 'authenticate' | 'authori
   dropRevokedLive(clients: Iterable<Client>, accountId: number): Promise<number>;
   /** True when `client` logged in as a device (what ingest's read gate holds back; browsers hand ingest nothing). */
   isDevice(client: Client): boolean;
+  /** Closes every connection among `clients` logged in as device `tangramId` (its credentials were revoked). */
+  dropDevice(clients: Iterable<Client>, tangramId: string): number;
 };
 
 /** Builds authenticate / authorizePublish / authorizeSubscribe for Aedes. */
@@ -113,6 +115,17 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
 
   return {
     isDevice: (client) => identities.get(client)?.kind === 'device',
+
+    dropDevice(clients, tangramId) {
+      let closed = 0;
+      for (const client of clients) {
+        const identity = identities.get(client);
+        if (identity?.kind !== 'device' || identity.device.tangramId !== tangramId) continue;
+        client.close();
+        closed += 1;
+      }
+      return closed;
+    },
 
     async dropRevokedLive(clients, accountId) {
       let closed = 0;

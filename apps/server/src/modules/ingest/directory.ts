@@ -31,11 +31,25 @@ export class DeviceDirectory {
   private readonly deviceCache = new Map<string, TEntry<TIngestDevice | null>>();
   private readonly keyCache = new Map<number, TEntry<ReadonlySet<string>>>();
 
-  constructor(private readonly db: Db) {}
+  /** `ttlMs`: how long a found device row is reused (0: every look-up reads the database). */
+  constructor(
+    private readonly db: Db,
+    private readonly ttlMs = DIRECTORY_TTL_MS,
+  ) {}
+
+  /** Forgets the cached row of `tangramId` (its secret changed, or it is gone): the next look-up reads it again. */
+  forget(tangramId: string): void {
+    this.deviceCache.delete(tangramId);
+  }
+
+  /** Forgets every cached device row (a revocation may have been missed). */
+  forgetAll(): void {
+    this.deviceCache.clear();
+  }
 
   /** The device with this (upper-case) Tangram ID, or null. */
   device(tangramId: string): Promise<TIngestDevice | null> {
-    return cached(this.deviceCache, tangramId, async () => {
+    return cached(this.deviceCache, tangramId, this.ttlMs, async () => {
       const [row] = await this.db
         .select({
           id: devices.id,
@@ -52,22 +66,22 @@ export class DeviceDirectory {
 
   /** The telemetry keys a device of `projectId` may report. */
   projectKeys(projectId: number): Promise<ReadonlySet<string>> {
-    return cached(this.keyCache, projectId, async () => {
+    return cached(this.keyCache, projectId, DIRECTORY_TTL_MS, async () => {
       const rows = await this.db.select({ key: projectSensors.key }).from(projectSensors).where(eq(projectSensors.projectId, projectId));
       return new Set(rows.map((r) => r.key));
     });
   }
 }
 
-function cached<K, T>(map: Map<K, TEntry<T>>, key: K, load: () => Promise<T>): Promise<T> {
+function cached<K, T>(map: Map<K, TEntry<T>>, key: K, ttlMs: number, load: () => Promise<T>): Promise<T> {
   const now = Date.now();
   const hit = map.get(key);
   if (hit && hit.expiresAt > now) return hit.value;
-  const entry: TEntry<T> = { value: load(), expiresAt: now + DIRECTORY_TTL_MS };
+  const entry: TEntry<T> = { value: load(), expiresAt: now + ttlMs };
   map.set(key, entry);
   entry.value.then(
     (v) => {
-      if (v === null) entry.expiresAt = Date.now() + DIRECTORY_MISS_TTL_MS;
+      if (v === null) entry.expiresAt = Date.now() + Math.min(ttlMs, DIRECTORY_MISS_TTL_MS);
     },
     () => map.delete(key),
   );

@@ -11,6 +11,7 @@ import { createDeviceReports, type TDeviceReportListener } from './device-report
 import { DeviceDirectory } from './directory.js';
 import { MQTT_MAX_PACKET_BYTES, MQTT_MAX_PACKET_BYTES_BEFORE_LOGIN, LIVE_ACCESS_FILTER, ZLiveAccessMessage } from '@tessera/contracts';
 import { BrokerGuard, type TBrokerRefusal } from './broker-guard.js';
+import { startDeviceRevocation } from './device-revocation.js';
 import { createEmbeddedBroker } from './embedded-broker.js';
 import { connectExternalBroker, type TExternalBroker } from './external-broker.js';
 import { IngestPipeline, type TCommittedRows, type TIngestCounters } from './pipeline.js';
@@ -124,6 +125,18 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       (err: unknown) => log.warn({ err }, 'live connections not checked after an access change'),
     );
   });
+  const revocation = startDeviceRevocation({
+    database: ctx.database,
+    db,
+    log,
+    managementUrl: config.rabbitmqManagementUrl,
+    revokeLocally(tangramId) {
+      directory.forget(tangramId);
+      const closed = hooks.dropDevice(broker.connectedClients(), tangramId);
+      if (closed > 0) log.info({ tangramId, closed }, 'device connections closed after its credentials were revoked');
+    },
+    forgetAll: () => directory.forgetAll(),
+  });
   let boundPort: number | null = null;
   let commitListener: TCommitListener | null = null;
 
@@ -141,6 +154,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     },
     isDeviceListening: (tangramId) => (isExternal ? null : broker.isDeviceListening(tangramId)),
     ingestBacklog: () => pipeline.backlog(),
+    revokeDevice: (tangramId) => revocation.revoke(tangramId),
   };
 
   return {
@@ -180,6 +194,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       broker.stopAccepting();
       await external?.close();
       await broker.close();
+      await revocation.close();
     },
     ingestCounters: () => pipeline.counters,
     brokerRefusals: () => guard.refusals,

@@ -15,7 +15,8 @@ import { buildDeviceProject, type TBuiltProject } from '../../../test/device-fac
 import { buildVendor } from '../../../test/factories.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { startRabbitNode, type TRabbitNode } from '../../../test/rabbitmq.js';
-import { telemetry } from '../../db/schema.js';
+import { sha256 } from '../../core/crypto.js';
+import { devices, telemetry } from '../../db/schema.js';
 import { freePort } from '../mail/smtp-sink.fixture.js';
 import { connectBrowser, subscribeGranted, telemetryCount, waitUntil } from './ingest-test-kit.js';
 import { INGEST_QUEUE } from './queue-ingest.js';
@@ -59,7 +60,13 @@ describe.skipIf(TEST_DB_KIND !== 'postgres' || !installed)('queue engine: Rabbit
     rabbit = await startRabbitNode({
       authHttpBase: `http://${BROKER_AUTH_USER}:${SECRET}@127.0.0.1:${httpPort}${RABBITMQ_AUTH_PREFIX}`,
     });
-    server = await startTestServer({ port: httpPort, mqttUrl: rabbit.replicaMqttUrl, amqpUrl: rabbit.amqpUrl, brokerAuthSecret: SECRET });
+    server = await startTestServer({
+      port: httpPort,
+      mqttUrl: rabbit.replicaMqttUrl,
+      amqpUrl: rabbit.amqpUrl,
+      brokerAuthSecret: SECRET,
+      rabbitmqManagementUrl: rabbit.managementUrl,
+    });
     const vendor = await buildVendor(server);
     vendorToken = vendor.token;
     project = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId, count: 4 });
@@ -110,6 +117,25 @@ describe.skipIf(TEST_DB_KIND !== 'postgres' || !installed)('queue engine: Rabbit
     await expect(ch.consume(INGEST_QUEUE, () => undefined)).rejects.toThrow(/ACCESS_REFUSED|403/);
     await conn.close().catch(() => undefined);
   });
+
+  it('closes a revoked device at once and refuses its old secret', async () => {
+    const d = project.devices[3];
+    const dev = await connectDevice(rabbit.mqttUrl, d.tangramId, d.secret);
+    const closed = new Promise<void>((resolve) => dev.once('close', () => resolve()));
+    const newSecret = 'a-rotated-secret-for-this-device-0123456789';
+    await server.ctx.db
+      .update(devices)
+      .set({ secretHash: sha256(newSecret) })
+      .where(eq(devices.id, d.id));
+    const t0 = Date.now();
+    await server.ctx.bus.revokeDevice(d.tangramId);
+    await closed;
+    // The management API lists a connection after its first statistics event (≤ 5 s) — one pass or the second.
+    expect(Date.now() - t0).toBeLessThan(8_000);
+    expect(await loginCode(rabbit.mqttUrl, { username: d.tangramId, password: d.secret, clientId: d.tangramId })).toBe(4);
+    expect(await loginCode(rabbit.mqttUrl, { username: d.tangramId, password: newSecret, clientId: d.tangramId })).toBe(0);
+    dev.end(true);
+  }, 30_000);
 
   it('refuses the auth backend without its credentials', async () => {
     const body = 'username=x&password=y&vhost=%2F&client_id=x';

@@ -150,5 +150,6 @@ export async function brokerAuthRoutes(app: TApp, ctx: TAppContext): Promise<voi
   const secret = ctx.config.brokerAuthSecret;
   if (!secret) return;
   const vhostPath = ctx.config.amqpUrl ? decodeURIComponent(new URL(ctx.config.amqpUrl).pathname.slice(1)) : '';
-  await registerRabbitAuth(app, { directory: new DeviceDirectory(ctx.db), secret, vhost: vhostPath || '/' });
+  // No cache: a changed secret is refused at the very next login (device-revocation.ts closes the open ones).
+  await registerRabbitAuth(app, { directory: new DeviceDirectory(ctx.db, 0), secret, vhost: vhostPath || '/' });
 }

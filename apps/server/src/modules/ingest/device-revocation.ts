@@ -1,0 +1,108 @@
+/**
+ * Revoking a device's MQTT sessions (docs/decisions/scale-out.md "Device logins"): after its secret changed (or it is
+ * gone), every replica forgets its cached credentials and closes its connections, so the old secret stops working at
+ * once. The replica that made the change sends `pg_notify('tessera_device_revoked', tangramId)` after its commit;
+ * every replica (itself included) LISTENs and acts locally: forget the directory entry, close the embedded broker's
+ * connections of that device. With the queue engine the devices are RabbitMQ's connections: the replica that made the
+ * change closes them through the management API (RABBITMQ_MANAGEMENT_URL), and RabbitMQ asks the auth backend, which
+ * reads the database without a cache, at the device's next login.
+ */
+import type { Logger } from 'pino';
+import { sql } from 'drizzle-orm';
+import { startDatabaseListener, type TDatabaseListener } from '../../core/database-listener.js';
+import type { Database, Db } from '../../db/client.js';
+
+/** The NOTIFY channel; the payload is the Tangram ID. */
+export const DEVICE_REVOKED_CHANNEL = 'tessera_device_revoked';
+/** How long a management API call may take, in milliseconds. */
+const MANAGEMENT_TIMEOUT_MS = 5_000;
+/**
+ * The management API lists a connection only after its first statistics event (collect_statistics_interval, 5 s by
+ * default): a second pass this much later closes a connection opened just before the revocation, in milliseconds.
+ */
+const MANAGEMENT_SECOND_PASS_MS = 6_000;
+
+/** What revocation acts on. */
+export interface TDeviceRevocationDeps {
+  database: Database;
+  db: Db;
+  log: Logger;
+  /** This replica's own effect: forget cached credentials, close local connections of `tangramId`. */
+  revokeLocally(tangramId: string): void;
+  /** The listener was (re)started: notifications may have been missed, so forget every cached credential. */
+  forgetAll(): void;
+  /** The queue engine's management API (with credentials in its userinfo), when devices connect to RabbitMQ. */
+  managementUrl?: string;
+}
+
+/** Revokes devices' sessions on every replica. */
+export interface TDeviceRevocation {
+  /**
+   * Closes `tangramId`'s MQTT connections everywhere and makes every replica re-read its credentials. Call after the
+   * change committed. Resolves once this replica acted and the others were notified.
+   * @throws the database error when the notification could not be sent (the change itself is committed).
+   */
+  revoke(tangramId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts listening for revocations (in the background) and answers the revoker. */
+export function startDeviceRevocation(deps: TDeviceRevocationDeps): TDeviceRevocation {
+  const listener: TDatabaseListener = startDatabaseListener({
+    database: deps.database,
+    channel: DEVICE_REVOKED_CHANNEL,
+    log: deps.log,
+    onNotify: (tangramId) => deps.revokeLocally(tangramId),
+    onListening: () => deps.forgetAll(),
+  });
+  return {
+    async revoke(tangramId) {
+      deps.revokeLocally(tangramId);
+      const managementUrl = deps.managementUrl;
+      if (managementUrl) {
+        const pass = () =>
+          closeRabbitConnections(managementUrl, tangramId).catch((err: unknown) =>
+            deps.log.warn({ err, tangramId }, 'device revocation: RabbitMQ connections not closed'),
+          );
+        await pass();
+        setTimeout(() => void pass(), MANAGEMENT_SECOND_PASS_MS).unref();
+      }
+      await deps.db.execute(sql`select pg_notify(${DEVICE_REVOKED_CHANNEL}, ${tangramId})`);
+    },
+    close: () => listener.close(),
+  };
+}
+
+/** The management API's base and its Basic authorization (fetch refuses credentials inside a URL). */
+function managementEndpoint(managementUrl: string): { base: string; authorization: string } {
+  const url = new URL(managementUrl);
+  const user = decodeURIComponent(url.username);
+  const password = decodeURIComponent(url.password);
+  url.username = '';
+  url.password = '';
+  return { base: url.toString().replace(/\/+$/, ''), authorization: `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}` };
+}
+
+/**
+ * Closes every RabbitMQ connection of user `username` through the management HTTP API (`GET /api/connections`, then
+ * `DELETE /api/connections/{name}` each). Answers how many it closed.
+ * @throws Error when the API answers an unexpected status.
+ */
+export async function closeRabbitConnections(managementUrl: string, username: string): Promise<number> {
+  const { base, authorization } = managementEndpoint(managementUrl);
+  const headers = { authorization };
+  const listed = await fetch(`${base}/api/connections?columns=name,user`, { headers, signal: AbortSignal.timeout(MANAGEMENT_TIMEOUT_MS) });
+  if (!listed.ok) throw new Error(`RabbitMQ management: GET /api/connections answered ${listed.status}`);
+  const connections = (await listed.json()) as { name: string; user: string }[];
+  let closed = 0;
+  for (const c of connections.filter((x) => x.user === username)) {
+    const res = await fetch(`${base}/api/connections/${encodeURIComponent(c.name)}`, {
+      method: 'DELETE',
+      headers: { ...headers, 'x-reason': 'device credentials revoked' },
+      signal: AbortSignal.timeout(MANAGEMENT_TIMEOUT_MS),
+    });
+    if (res.ok || res.status === 404) closed += 1;
+    else throw new Error(`RabbitMQ management: DELETE connection answered ${res.status}`);
+  }
+  return closed;
+}
