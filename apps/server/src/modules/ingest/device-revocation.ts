@@ -4,8 +4,9 @@
  * once. The replica that made the change sends `pg_notify('tessera_device_revoked', tangramId)` after its commit;
  * every replica (itself included) LISTENs and acts locally: forget the directory entry, close the embedded broker's
  * connections of that device. With the queue engine the devices are RabbitMQ's connections: the replica that made the
- * change closes them through the management API (RABBITMQ_MANAGEMENT_URL), and RabbitMQ asks the auth backend, which
- * reads the database without a cache, at the device's next login.
+ * change closes them through the management API (RABBITMQ_MANAGEMENT_URL) — which lists a connection only after its first
+ * statistics event, so a connection opened a moment before is closed by a later pass, within seconds — and RabbitMQ
+ * asks the auth backend, which reads the database without a cache, at the device's next login.
  */
 import type { Logger } from 'pino';
 import { sql } from 'drizzle-orm';
@@ -17,10 +18,11 @@ export const DEVICE_REVOKED_CHANNEL = 'tessera_device_revoked';
 /** How long a management API call may take, in milliseconds. */
 const MANAGEMENT_TIMEOUT_MS = 5_000;
 /**
- * The management API lists a connection only after its first statistics event (collect_statistics_interval, 5 s by
- * default): a second pass this much later closes a connection opened just before the revocation, in milliseconds.
+ * The management API lists a connection only after its first statistics event (collect_statistics_interval: 5 s by
+ * default, 1 s as docs/deployment.md sets it): later passes close a connection opened just before the revocation,
+ * in milliseconds after the first.
  */
-const MANAGEMENT_SECOND_PASS_MS = 6_000;
+const MANAGEMENT_LATER_PASSES_MS = [500, 1_000, 1_500, 2_000, 3_000, 4_500, 6_000];
 
 /** What revocation acts on. */
 export interface TDeviceRevocationDeps {
@@ -65,7 +67,7 @@ export function startDeviceRevocation(deps: TDeviceRevocationDeps): TDeviceRevoc
             deps.log.warn({ err, tangramId }, 'device revocation: RabbitMQ connections not closed'),
           );
         await pass();
-        setTimeout(() => void pass(), MANAGEMENT_SECOND_PASS_MS).unref();
+        for (const delayMs of MANAGEMENT_LATER_PASSES_MS) setTimeout(() => void pass(), delayMs).unref();
       }
       await deps.db.execute(sql`select pg_notify(${DEVICE_REVOKED_CHANNEL}, ${tangramId})`);
     },

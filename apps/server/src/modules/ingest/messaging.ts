@@ -166,6 +166,12 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
         return;
       }
       const httpPort = (httpServer.address() as AddressInfo | null)?.port ?? config.port;
+      if (!config.amqpUrl) {
+        log.warn(
+          'MQTT_URL without AMQP_URL: the broker acknowledges devices on receipt, so what it drops under load is lost; ' +
+            'replicas should use the queue engine (docs/decisions/scale-out.md)',
+        );
+      }
       external = await connectExternalBroker({
         url: config.mqttUrl,
         amqpUrl: config.amqpUrl,
