@@ -8,34 +8,41 @@
  * Traces are sampled under load (trace-sampler.ts: every run counted, a few a second per rule traced in full) and
  * written in batches.
  */
-import type { TEngineConfig, TFlowGraph, TFlowStep } from '@tessera/contracts';
+import type { TEngineConfig, TFlowGraph } from '@tessera/contracts';
 import type { Logger } from 'pino';
 import type { TFlowRunTrigger } from '../../../core/context.js';
 import type { Db } from '../../../db/client.js';
-import { applyFailed, compileFlow } from './compile-flow.js';
-import type { TClaimedSend } from './command-schedules.js';
-import { sendClaimed } from './scheduled-sends.js';
+import { settlesWithin } from '../../../core/deadline.js';
 import type { TCommittedRows } from '../../ingest/pipeline.js';
-import type { TIngestDevice } from '../../ingest/directory.js';
-import type { RuleCommands } from '../commands.js';
-import { type TFlowEffectRecord, type TFlowEffects, recordingEffects } from './effects.js';
-import { runRow, type TDeployedRule, type TRunRow, writeRuns } from './flow-store.js';
-import { pruneRuns } from './run-pruning.js';
-import { runKind, TraceSampler } from './trace-sampler.js';
-import { liveEffects, type TLiveEffectsDeps } from './live-effects.js';
-import { AlertRefresher } from './alert-refresher.js';
-import { RollupReader } from './rollup-reader.js';
-import { TraceWriter } from './trace-writer.js';
-import { deviceFields, runFlow, type TFlowTriggerValues, triggerRecord } from './run-flow.js';
 import type { TRuleNotifier } from '../../notifications/types.js';
-import { TenantRuleCache } from './tenant-rules.js';
+import type { RuleCommands } from '../commands.js';
+import { AlertRefresher } from './alert-refresher.js';
+import { BatchMatcher, eventsByTenant } from './batch-matcher.js';
+import type { TClaimedSend } from './command-schedules.js';
+import type { TFlowEffects } from './effects.js';
+import { runRow, type TDeployedRule } from './flow-store.js';
+import { InFlightRuns } from './in-flight.js';
+import { liveEffects, type TFlowRuleRef, type TLiveEffectsDeps } from './live-effects.js';
+import { runGraph, runNow, type TFlowRunAnswer, type TManualRunDeps } from './manual-runs.js';
+import { RollupReader } from './rollup-reader.js';
+import { runFlow, type TFlowTriggerValues } from './run-flow.js';
+import { pruneRuns } from './run-pruning.js';
 import { RunQueue } from './run-queue.js';
+import { sendClaimed } from './scheduled-sends.js';
 import { FlowScheduler } from './scheduler.js';
 import { settleStops, STOP_SETTLE_EVERY_MS } from './stop-settler.js';
-import { settlesWithin } from '../../../core/deadline.js';
+import { TenantRuleCache } from './tenant-rules.js';
+import { runKind, TraceSampler } from './trace-sampler.js';
+import { TraceWriter } from './trace-writer.js';
 
-/** Runs in progress at once across tenants. */
-export const FLOW_CONCURRENCY = 256;
+export type { TFlowRunAnswer } from './manual-runs.js';
+
+/**
+ * Runs in progress at once across tenants. A run in progress mostly waits for a batched write (its alert joins the
+ * next upsert statement of every run waiting, alert-refresher.ts), so the bound is on memory, not on database work:
+ * with 256 a level rule on 5,000 points/s was held to 256 runs per alert statement and queued behind it.
+ */
+export const FLOW_CONCURRENCY = 4_096;
 /**
  * The most close() takes by default, ms: the first half waits for runs in progress (and matching, scheduled sends,
  * housekeeping), the rest writes the trace waiting. Well inside SHUTDOWN_TIMEOUT_MS's default (8 s).
@@ -61,15 +68,6 @@ interface TQueuedRun {
   release?: () => void;
 }
 
-/** The result of a run the API asked for (manual run or replay). */
-export interface TFlowRunAnswer {
-  runId: number;
-  outcome: 'ok' | 'error';
-  error: string | null;
-  steps: TFlowStep[];
-  effects: TFlowEffectRecord[];
-}
-
 /** Counters for health and benchmarks; `skipped`: runs queued or triggered once close() began, never started. */
 export interface TFlowEngineCounters {
   runs: number;
@@ -81,8 +79,11 @@ export interface TFlowEngineCounters {
 /** Runs platform rules on committed telemetry, on schedule fires and on request. */
 export class FlowEngine {
   readonly counters: TFlowEngineCounters = { runs: 0, errors: 0, refused: 0, skipped: 0 };
+  /** The schedule side (tests drive it with `scheduler.tick()`). */
+  readonly scheduler: FlowScheduler;
   private readonly now: () => number;
   private readonly tenants: TenantRuleCache;
+  private readonly matcher: BatchMatcher;
   private readonly runQueue = new RunQueue<TQueuedRun>(
     (run) => this.execute(run),
     FLOW_CONCURRENCY,
@@ -90,23 +91,41 @@ export class FlowEngine {
   );
   private readonly trace: TraceWriter;
   private readonly sampler: TraceSampler;
+  private readonly effectDeps: TLiveEffectsDeps;
+  private readonly manualDeps: TManualRunDeps;
+  /** Runs queued or running in this process: they hold a stop of their rule. */
+  private readonly inFlight = new InFlightRuns();
   private readonly pruneTimer: NodeJS.Timeout;
   private readonly settleTimer: NodeJS.Timeout;
-  /** Runs of each rule queued or running in this process (rule id → count): they hold a stop. */
-  private readonly inFlight = new Map<number, number>();
+  /** Housekeeping in progress (pruning, settling), awaited by close() before the database goes. */
+  private readonly housekeeping = new Set<Promise<void>>();
+  /** Batches being matched and scheduled sends in progress. */
   private pending = 0;
   private idleWaiters: (() => void)[] = [];
   private closed = false;
-  /** The schedule side (tests drive it with `scheduler.tick()`). */
-  readonly scheduler: FlowScheduler;
 
   constructor(private readonly opts: TFlowEngineOptions) {
     this.now = opts.now ?? Date.now;
     this.trace = new TraceWriter(opts.db, opts.log);
-    this.sampler = new TraceSampler((row) => this.record(row));
-    this.alertRefresher = new AlertRefresher(opts.db);
-    this.rollups = new RollupReader(opts.db);
-    this.tenants = new TenantRuleCache(opts.db, (rule) => liveEffects(this.effectDeps(), rule));
+    this.sampler = new TraceSampler((row) => this.trace.record(row));
+    this.effectDeps = {
+      db: opts.db,
+      notifier: opts.notifier,
+      commands: opts.commands,
+      publishAlert: opts.publishAlert,
+      alerts: new AlertRefresher(opts.db),
+      rollups: new RollupReader(opts.db),
+      now: this.now,
+    };
+    const liveEffectsOf = (rule: TFlowRuleRef) => liveEffects(this.effectDeps, rule);
+    this.manualDeps = { db: opts.db, liveEffectsOf, track: (ruleId) => this.track(ruleId), now: this.now };
+    this.tenants = new TenantRuleCache(opts.db, liveEffectsOf);
+    this.matcher = new BatchMatcher({
+      tenants: this.tenants,
+      log: opts.log,
+      lookUp: (rule, tangramId) => rule.effects.device(tangramId),
+      offer: (config, rule, trigger) => this.enqueue(config, { rule, trigger }),
+    });
     this.scheduler = new FlowScheduler({
       db: opts.db,
       log: opts.log,
@@ -128,9 +147,6 @@ export class FlowEngine {
     this.settleTimer.unref();
   }
 
-  /** Housekeeping in progress (pruning, settling), awaited by close() before the database goes. */
-  private readonly housekeeping = new Set<Promise<void>>();
-
   private background(work: Promise<void>): void {
     this.housekeeping.add(work);
     void work.finally(() => this.housekeeping.delete(work));
@@ -139,7 +155,7 @@ export class FlowEngine {
   /** One stop-settling tick (docs/platform-rules.md "Statuses"); tests call it to settle without waiting. */
   async settleStops(): Promise<void> {
     try {
-      const tenants = await settleStops(this.opts.db, [...this.inFlight.keys()], Date.now());
+      const tenants = await settleStops(this.opts.db, this.inFlight.ruleIds(), Date.now());
       for (const t of tenants) this.tenantChanged(t);
     } catch (err) {
       this.opts.log.warn({ err }, 'platform rules: settling stops failed');
@@ -148,20 +164,12 @@ export class FlowEngine {
 
   /** Runs of `ruleId` queued or running in this process. */
   inFlightRuns(ruleId: number): number {
-    return this.inFlight.get(ruleId) ?? 0;
+    return this.inFlight.count(ruleId);
   }
 
   /** Marks a run of `ruleId` in flight until the returned release is called (once). */
   track(ruleId: number): () => void {
-    this.inFlight.set(ruleId, (this.inFlight.get(ruleId) ?? 0) + 1);
-    let released = false;
-    return () => {
-      if (released) return;
-      released = true;
-      const n = (this.inFlight.get(ruleId) ?? 1) - 1;
-      if (n <= 0) this.inFlight.delete(ruleId);
-      else this.inFlight.set(ruleId, n);
-    };
+    return this.inFlight.track(ruleId);
   }
 
   /** Drops this process's cached rules of `tenantId` (they changed). */
@@ -180,9 +188,9 @@ export class FlowEngine {
   private send(claimed: TClaimedSend): void {
     this.pending += 1;
     const release = this.track(claimed.rule.id);
-    void sendClaimed(this.effectDeps(), claimed)
+    void sendClaimed(this.effectDeps, claimed)
       .then((run) => {
-        if (run) this.record(run);
+        if (run) this.trace.record(run);
         else this.opts.log.info({ ruleId: claimed.rule.id, node: claimed.schedule.nodeId }, 'platform rules: a scheduled send was skipped');
       })
       .catch((err: unknown) => this.opts.log.warn({ err, ruleId: claimed.rule.id }, 'platform rules: a scheduled send failed'))
@@ -201,62 +209,13 @@ export class FlowEngine {
   /** Takes a committed batch (called by ingest after the acknowledgements; never throws, never waits). */
   accept(batch: TCommittedRows): void {
     if (this.closed) return;
-    const byTenant = new Map<number, { device: TIngestDevice; trigger: TFlowTriggerValues; key: string | null }[]>();
-    const add = (deviceId: number, key: string | null, trigger: Omit<TFlowTriggerValues, 'device'>) => {
-      const device = batch.devices.get(deviceId);
-      if (!device) return;
-      const list = byTenant.get(device.tenantId) ?? [];
-      list.push({ device, key, trigger: { ...trigger, device: null } });
-      byTenant.set(device.tenantId, list);
-    };
-    for (const row of batch.telemetry)
-      add(row.deviceId, row.key, { key: row.key, ts: row.ts, values: [row.v1 ?? Number.NaN, row.v2 ?? Number.NaN, row.v3 ?? Number.NaN] });
-    for (const row of batch.status) add(row.deviceId, null, { ts: row.ts, status: row.value });
-    for (const [tenantId, events] of byTenant) {
+    for (const [tenantId, events] of eventsByTenant(batch)) {
       this.pending += 1;
-      void this.dispatch(tenantId, events).finally(() => {
+      void this.matcher.match(tenantId, events).finally(() => {
         this.pending -= 1;
         this.wakeIdle();
       });
     }
-  }
-
-  private async dispatch(
-    tenantId: number,
-    events: { device: TIngestDevice; trigger: TFlowTriggerValues; key: string | null }[],
-  ): Promise<void> {
-    try {
-      const tenant = await this.tenants.get(tenantId);
-      if (tenant.rules.length === 0) return;
-      for (const ev of events) {
-        for (const rule of tenant.rules) {
-          const kind = rule.flow.trigger.kind;
-          if ((kind === 'telemetry') !== (ev.key !== null)) continue;
-          // Matchers and the device's product answer at once from their caches; only a miss waits for the database.
-          const match = rule.matches(ev.device, ev.key);
-          if (!(typeof match === 'boolean' ? match : await match)) continue;
-          const known = this.productOfProject.get(ev.device.projectId);
-          const device = known === undefined ? await this.deviceOf(rule, ev.device) : { ...deviceFields(ev.device), productId: known };
-          if (!device) continue;
-          this.enqueue(tenant.config, { rule, trigger: { ...ev.trigger, device } });
-        }
-      }
-    } catch (err) {
-      this.opts.log.warn({ err, tenantId }, 'platform rules: a batch could not be matched');
-    }
-  }
-
-  private readonly productOfProject = new Map<number, number>();
-
-  private async deviceOf(rule: TDeployedRule, d: TIngestDevice) {
-    let productId = this.productOfProject.get(d.projectId);
-    if (productId === undefined) {
-      const full = await liveEffects(this.effectDeps(), rule).device(d.tangramId);
-      if (!full) return null;
-      productId = full.productId;
-      this.productOfProject.set(d.projectId, productId);
-    }
-    return { ...deviceFields(d), productId };
   }
 
   private enqueue(config: TEngineConfig, run: TQueuedRun): void {
@@ -273,90 +232,32 @@ export class FlowEngine {
     this.sampler.offer(runRow(run.rule, run.trigger, refusal), 'refused');
   }
 
-  private readonly alertRefresher: AlertRefresher;
-  private readonly rollups: RollupReader;
-
-  private effectDeps(): TLiveEffectsDeps {
-    return {
-      db: this.opts.db,
-      notifier: this.opts.notifier,
-      commands: this.opts.commands,
-      publishAlert: this.opts.publishAlert,
-      alerts: this.alertRefresher,
-      rollups: this.rollups,
-      now: this.now,
-    };
-  }
-
   private async execute(run: TQueuedRun): Promise<void> {
     const startedAt = this.now();
-    const result = await runFlow(
-      run.rule.flow,
-      run.trigger,
-      run.rule.effects ?? liveEffects(this.effectDeps(), run.rule),
-      this.now,
-    ).finally(() => run.release?.());
+    const result = await runFlow(run.rule.flow, run.trigger, run.rule.effects ?? liveEffects(this.effectDeps, run.rule), this.now).finally(
+      () => run.release?.(),
+    );
     this.counters.runs += 1;
     if (result.outcome === 'error') this.counters.errors += 1;
     this.sampler.offer(runRow(run.rule, run.trigger, { ...result, startedAt }), runKind(result.outcome, result.steps));
   }
 
-  /**
-   * Runs `rule` now for the API (manual run) or replays a recorded trigger against a draft (`replay`: reads are
-   * real, alerts, notifications and commands are only recorded). The run is written at once and its id answered.
-   */
-  async runNow(rule: TDeployedRule, trigger: TFlowTriggerValues, replay: boolean): Promise<TFlowRunAnswer> {
-    const records: TFlowEffectRecord[] = [];
-    const live = liveEffects(this.effectDeps(), rule);
-    const effects: TFlowEffects = replay ? recordingEffects(live, records) : live;
-    const startedAt = this.now();
-    const release = this.track(rule.id);
-    const result = await runFlow(rule.flow, trigger, effects, this.now).finally(release);
-    const [runId] = await writeRuns(this.opts.db, [
-      {
-        tenantId: rule.tenantId,
-        ruleId: rule.id,
-        version: rule.version,
-        trigger: triggerRecord(trigger),
-        outcome: result.outcome,
-        error: result.error,
-        replay,
-        startedAt,
-        durationMs: result.durationMs,
-        steps: result.steps,
-        effects: records,
-      },
-    ]);
-    return { runId: runId as number, outcome: result.outcome, error: result.error, steps: result.steps, effects: records };
+  /** Runs `rule` now for the API, or replays a trigger against a draft (manual-runs.ts `runNow`). */
+  runNow(rule: TDeployedRule, trigger: TFlowTriggerValues, replay: boolean): Promise<TFlowRunAnswer> {
+    return runNow(this.manualDeps, rule, trigger, replay);
   }
 
   /**
-   * The {@link TFlowRuntime} seam's run: compiles `graph` and runs it on the recorded trigger (its device looked up
-   * in the rule's tenant), live or as a replay.
+   * The {@link TFlowRuntime} seam's run (manual-runs.ts `runGraph`).
    * @throws AppError 422 RULE_APPLY_FAILED when the graph does not compile.
    */
-  async runGraph(
-    rule: { id: number; tenantId: number; name: string; version: number },
+  runGraph(
+    rule: TFlowRuleRef & { version: number },
     graph: TFlowGraph,
     trigger: TFlowRunTrigger,
     replay: boolean,
   ): Promise<{ runId: number }> {
-    const compiled = compileFlow(graph);
-    if (!compiled.ok) throw applyFailed(compiled.problems, 'the flow does not compile');
-    const device = trigger.tangram_id ? await liveEffects(this.effectDeps(), rule).device(trigger.tangram_id) : null;
-    const values: TFlowTriggerValues = {
-      device,
-      ...(trigger.key !== null ? { key: trigger.key } : {}),
-      ...(trigger.ts !== null ? { ts: trigger.ts } : {}),
-      ...(trigger.values ? { values: trigger.values.map((v) => v ?? Number.NaN) } : {}),
-      ...(trigger.status !== null ? { status: trigger.status } : {}),
-    };
-    const answer = await this.runNow({ ...rule, flow: compiled.flow }, values, replay);
-    return { runId: answer.runId };
-  }
-
-  private record(row: TRunRow): void {
-    this.trace.record(row);
+    return runGraph(this.manualDeps, rule, graph, trigger, replay);
   }
 
   /** Writes the trace rows waiting (see TraceWriter.flush). */

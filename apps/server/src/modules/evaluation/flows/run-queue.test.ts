@@ -29,4 +29,20 @@ describe('the run queue', () => {
     expect(queue.inProgress).toBe(0);
     expect(queue.busy).toBe(false);
   });
+
+  it('starts a long backlog in arrival order, one at a time under a concurrency of 1, and is idle after the last', async () => {
+    const started: number[] = [];
+    const queue = new RunQueue<number>(async (n) => {
+      started.push(n);
+      await new Promise((r) => setImmediate(r));
+    }, 1);
+    const config = { ...DEFAULT_ENGINE_CONFIG, runs_per_second: 100_000, queue_max: 100_000 };
+    const total = 5_000;
+    for (let n = 0; n < total; n++) expect(queue.offer(1, config, n)).toBe(true);
+    expect(queue.count(() => true)).toBe(total - 1);
+    while (queue.busy) await new Promise((r) => setImmediate(r));
+    queue.stop();
+    expect(started).toEqual(Array.from({ length: total }, (_, n) => n));
+    expect(queue.count(() => true)).toBe(0);
+  });
 });

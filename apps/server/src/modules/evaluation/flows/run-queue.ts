@@ -6,9 +6,50 @@
  */
 import type { TEngineConfig } from '@tessera/contracts';
 
+/**
+ * A FIFO whose take is O(1): `Array.shift()` moves every element, and a tenant's queue may hold `queue_max` (up to
+ * 100,000) runs, so shifting one at a time was quadratic in the queue's length exactly when the engine was behind.
+ */
+class Fifo<T> {
+  private items: T[] = [];
+  private head = 0;
+
+  get length(): number {
+    return this.items.length - this.head;
+  }
+
+  push(item: T): void {
+    this.items.push(item);
+  }
+
+  take(): T {
+    const item = this.items[this.head] as T;
+    this.items[this.head] = undefined as T;
+    this.head += 1;
+    // Compact once the taken half dominates, so memory stays proportional to what waits.
+    if (this.head >= 1024 && this.head * 2 >= this.items.length) {
+      this.items = this.items.slice(this.head);
+      this.head = 0;
+    }
+    return item;
+  }
+
+  /** Removes and answers every item, in order. */
+  takeAll(): T[] {
+    const all = this.items.slice(this.head);
+    this.items = [];
+    this.head = 0;
+    return all;
+  }
+
+  *[Symbol.iterator](): IterableIterator<T> {
+    for (let i = this.head; i < this.items.length; i++) yield this.items[i] as T;
+  }
+}
+
 interface TTenantQueue<T> {
   config: TEngineConfig;
-  runs: T[];
+  runs: Fifo<T>;
   windowStart: number;
   startedInWindow: number;
 }
@@ -17,6 +58,8 @@ interface TTenantQueue<T> {
 export class RunQueue<T> {
   private readonly queues = new Map<number, TTenantQueue<T>>();
   private running = 0;
+  /** Items waiting across tenants (not started). */
+  private waiting = 0;
   private timer: NodeJS.Timeout | null = null;
 
   /**
@@ -33,7 +76,7 @@ export class RunQueue<T> {
   offer(tenantId: number, config: TEngineConfig, item: T): boolean {
     let q = this.queues.get(tenantId);
     if (!q) {
-      q = { config, runs: [], windowStart: Date.now(), startedInWindow: 0 };
+      q = { config, runs: new Fifo<T>(), windowStart: Date.now(), startedInWindow: 0 };
       this.queues.set(tenantId, q);
     }
     this.roll(q, Date.now());
@@ -41,6 +84,7 @@ export class RunQueue<T> {
     if (rateSpent && q.runs.length >= config.queue_max) return false;
     q.config = config;
     q.runs.push(item);
+    this.waiting += 1;
     this.pump();
     return true;
   }
@@ -59,7 +103,7 @@ export class RunQueue<T> {
 
   /** True while a run is in progress or waiting. */
   get busy(): boolean {
-    return this.running > 0 || [...this.queues.values()].some((q) => q.runs.length > 0);
+    return this.running > 0 || this.waiting > 0;
   }
 
   /**
@@ -68,7 +112,8 @@ export class RunQueue<T> {
    */
   clear(): T[] {
     const taken: T[] = [];
-    for (const q of this.queues.values()) taken.push(...q.runs.splice(0));
+    for (const q of this.queues.values()) for (const run of q.runs.takeAll()) taken.push(run);
+    this.waiting = 0;
     return taken;
   }
 
@@ -90,7 +135,8 @@ export class RunQueue<T> {
       const wall = Date.now();
       this.roll(q, wall);
       while (q.runs.length > 0 && this.running < this.concurrency && q.startedInWindow < q.config.runs_per_second) {
-        const item = q.runs.shift() as T;
+        const item = q.runs.take();
+        this.waiting -= 1;
         q.startedInWindow += 1;
         this.running += 1;
         void this.run(item).finally(() => {
