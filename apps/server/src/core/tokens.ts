@@ -3,6 +3,7 @@
  * The signing secret is JWT_SECRET, or one generated on first start and kept in `settings` so that tokens
  * survive a restart and every replica agrees.
  */
+import { webcrypto } from 'node:crypto';
 import { eq } from 'drizzle-orm';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { ACCESS_TOKEN_TTL_S, ZTokenPayload, type TTokenPayload } from '@tessera/contracts';
@@ -13,17 +14,26 @@ import { randomSecret } from './crypto.js';
 /** Why a token was refused. */
 export type TTokenFailure = 'expired' | 'invalid';
 
+/**
+ * The HMAC-SHA-256 key of `secret` (its UTF-8 bytes, RFC 7518 §3.2), imported once: handed raw bytes, jose imports
+ * the key again on every sign and verify, which cost each request 0.06–0.28 ms of CPU against 0.03–0.04 ms for the
+ * verify itself (docs/dashboard.md "Opening a page").
+ */
+export function importHmacKey(secret: string): Promise<webcrypto.CryptoKey> {
+  return webcrypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify']);
+}
+
 /** Signs and verifies access tokens. */
 export class TokenService {
-  private constructor(private readonly key: Uint8Array) {}
+  private constructor(private readonly key: webcrypto.CryptoKey) {}
 
-  /** Loads the secret (env, else `settings`, else a new one saved there). */
+  /** Loads the secret (env, else `settings`, else a new one saved there) and imports its key once. */
   static async create(db: Db, envSecret?: string): Promise<TokenService> {
-    if (envSecret) return new TokenService(new TextEncoder().encode(envSecret));
+    if (envSecret) return new TokenService(await importHmacKey(envSecret));
     const fresh = randomSecret('', 48);
     await db.insert(settings).values({ key: 'jwt_secret', value: fresh }).onConflictDoNothing();
     const [row] = await db.select().from(settings).where(eq(settings.key, 'jwt_secret'));
-    return new TokenService(new TextEncoder().encode(row.value));
+    return new TokenService(await importHmacKey(row.value));
   }
 
   /** Signs an access token for `payload`, valid `ttlS` seconds. */
