@@ -1,18 +1,19 @@
 /**
  * bench/flows, part 3: point → platform-rule alert. D devices publish QoS 1 points (each hotter than its last) at a
- * combined rate of BENCH_ALERT_POINTS_PER_S; a running platform rule `telemetry → condition value > 30 → true →
- * alert` refreshes each device's one open platform alert with the point (its `trigger`). A trigger on `alerts` NOTIFYs at
- * commit, so "stored" is when the row with that value (or a later one) is visible. Baseline in the same run:
- * publish → PUBACK (the point committed). Target: p99 ≤ 1 s at 5,000 points/s.
+ * combined rate of BENCH_ALERT_POINTS_PER_S, from a child process (support/hot-points-load.ts: the clients' CPU is
+ * not the server's) and on schedule (a point every period whether or not the last was acknowledged); a running
+ * platform rule `telemetry → condition value > 30 → true → alert` refreshes each device's one open platform alert with
+ * the point (its `trigger`). A trigger on `alerts` NOTIFYs at commit, so "stored" is when the row with that value (or
+ * a later one) is visible. Printed: the rate offered and the rate achieved (points acknowledged per second, first
+ * publish to last PUBACK); baseline in the same run: publish → PUBACK (the point committed). Target: p99 ≤ 1 s with
+ * 5,000 points/s achieved.
  */
 import { DEFAULT_ENGINE_CONFIG, type TFlowGraphInput, ZFlowGraph } from '@tessera/contracts';
-import type { MqttClient } from 'mqtt';
 import pg from 'pg';
 import { platformEngineConfigs, platformRules, type TRunningServer } from '@tessera/server';
 import { buildDeviceProject } from '@tessera/server/testing';
 import { percentile } from '../overload/stats.js';
-import { collectAlertLatencies, publishHotPoints } from '../support/hot-points.js';
-import { connectDevices } from '../support/devices.js';
+import { alertLatenciesOf, recordAlertSightings, startHotPointsLoad } from '../support/hot-points.js';
 
 const at = { x: 0, y: 0 };
 
@@ -40,7 +41,6 @@ function alertFlow(projectId: number): TFlowGraphInput {
 /** Measures and prints point → platform-rule alert latency on `server` (its database a scratch PostgreSQL). */
 export async function measureAlertLatency(server: TRunningServer, pointsPerS: number, seconds: number, deviceCount: number): Promise<void> {
   const pool = server.ctx.database.pool as pg.Pool;
-  const clients: MqttClient[] = [];
   const listener = new pg.Client({ connectionString: pool.options.connectionString });
   try {
     await pool.query(`create function bench_platform_alert_notify() returns trigger language plpgsql as $$
@@ -61,29 +61,33 @@ export async function measureAlertLatency(server: TRunningServer, pointsPerS: nu
       .values({ tenantId, name: 'hot line', status: 'running', draft: graph, applied: graph, version: 1, triggerKind: 'telemetry' });
     server.flows.tenantChanged(tenantId);
 
-    const sentAt = new Map<number, number[]>(); // device id → publish time of each point
     await listener.connect();
-    const alertLatencies = await collectAlertLatencies(listener, 'bench_platform_alerts', sentAt);
-    clients.push(...(await connectDevices(server.mqttPort as number, devices)));
+    const sightings = await recordAlertSightings(listener, 'bench_platform_alerts');
     const periodMs = (deviceCount * 1000) / pointsPerS;
+    const load = await startHotPointsLoad({
+      mqttPort: server.mqttPort as number,
+      devices: devices.map((d) => ({ id: d.id, tangramId: d.tangramId, secret: d.secret })),
+      periodMs,
+      seconds,
+    });
     console.log(
-      `flows: point → platform-rule alert: ${deviceCount} devices × 1 QoS 1 point every ${periodMs.toFixed(0)} ms (${pointsPerS} points/s) for ${seconds} s …`,
+      `flows: point → platform-rule alert: ${deviceCount} devices × 1 QoS 1 point every ${periodMs.toFixed(0)} ms (${pointsPerS} points/s offered) for ${seconds} s, from a child process …`,
     );
-    const startedAt = performance.now();
-    const { sent, ackLatencies } = await publishHotPoints(clients, devices, periodMs, seconds, sentAt);
-    const offeredS = (performance.now() - startedAt) / 1000;
+    const { sent, acked, ackLatencies, sentAt, seconds: ackedS } = await load.run();
     await server.flows.idle();
     await new Promise((r) => setTimeout(r, 1_000));
+    const alertLatencies = alertLatenciesOf(sightings, sentAt);
+    const achieved = acked / ackedS;
     const f = (x: number) => `${x.toFixed(1)} ms`;
     const p99 = percentile(alertLatencies, 99);
+    const met = p99 <= 1000 && alertLatencies.length === sent && achieved >= pointsPerS * 0.98;
     console.log(
-      `flows: ${sent} points in ${offeredS.toFixed(1)} s (${(sent / offeredS).toFixed(0)} points/s achieved), ${alertLatencies.length} seen in a stored platform alert; engine runs ${server.flows.counters.runs}, refused ${server.flows.counters.refused}`,
+      `flows: ${sent} points sent, ${acked} acknowledged in ${ackedS.toFixed(1)} s: ${pointsPerS} points/s offered, ${achieved.toFixed(0)} points/s achieved; ${alertLatencies.length} seen in a stored platform alert; engine runs ${server.flows.counters.runs}, refused ${server.flows.counters.refused}`,
     );
     console.log(
-      `flows: publish → platform alert stored p50 ${f(percentile(alertLatencies, 50))}, p99 ${f(p99)} (≤ 1,000 ms: ${p99 <= 1000 && alertLatencies.length === sent ? 'met' : 'NOT met'}) — baseline publish → PUBACK (point committed) p50 ${f(percentile(ackLatencies, 50))}, p99 ${f(percentile(ackLatencies, 99))}`,
+      `flows: publish → platform alert stored p50 ${f(percentile(alertLatencies, 50))}, p99 ${f(p99)} (≤ 1,000 ms at the rate offered: ${met ? 'met' : 'NOT met'}) — baseline publish → PUBACK (point committed) p50 ${f(percentile(ackLatencies, 50))}, p99 ${f(percentile(ackLatencies, 99))}`,
     );
   } finally {
     await listener.end().catch(() => undefined);
-    await Promise.all(clients.map((c) => c.endAsync(true)));
   }
 }
