@@ -11,6 +11,7 @@ import {
   type TDeviceCommandLog,
   type TDeviceDetail,
   type TDeviceInfoAnswer,
+  type TDeviceSecret,
   type TDeviceUpdate,
   type TFcmStatus,
   type TWebPushKey,
@@ -45,6 +46,19 @@ export function useUpdateDevice(tangramId: string) {
       qc.setQueryData<TDeviceDetail>(deviceKeys.detail(tangramId), (old) => (old ? { ...old, ...device } : old));
       void qc.invalidateQueries({ queryKey: deviceKeys.lists });
     },
+  });
+}
+
+/**
+ * POST devices/{tangramId}/secret: a new MQTT secret, answered once (docs/decisions/devices-bulk.md "Regenerating a
+ * device's secret"). Quiet: the button shows its own failure dialog. The device is disconnected, so its detail
+ * (online) is refetched.
+ */
+export function useRegenerateDeviceSecret(tangramId: string) {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: () => http.post<TDeviceSecret>(paths.deviceSecret(tangramId), undefined, quiet),
+    onSuccess: () => qc.invalidateQueries({ queryKey: deviceKeys.detail(tangramId) }),
   });
 }
 

@@ -1,7 +1,7 @@
 /**
  * Device detail layout (spec §2 `device/detail/{id}`): header (name, nickname, Tangram ID, online) and the tabs
  * built so far — telemetry-status, history-chart, realtime-chart, app-rules, motor-health when the device has a
- * vibration key, remote-control, and custom-page when the device's project has a page; only those the caller's permissions open (model/permissions.ts) — plus the push switch and (vendors) the edit and authorisation QR code buttons. It holds the live subscription
+ * vibration key, remote-control, and custom-page when the device's project has a page; only those the caller's permissions open (model/permissions.ts) — plus the push switch and (vendors) the edit, authorisation QR code and regenerate-secret buttons. It holds the live subscription
  * so the twin stays current whichever tab is open.
  */
 import { MOTOR_HEALTH_KEY } from '@tessera/contracts';
@@ -12,6 +12,7 @@ import { useDeviceDetail } from '../api';
 import { DeviceEditButton } from '../components/DeviceEditModal';
 import { OnlineBadge } from '../components/OnlineBadge';
 import { PushSwitch } from '../components/PushSwitch';
+import { RegenerateSecretButton } from '../components/RegenerateSecretButton';
 import { getSession } from '../../../lib/session';
 import type { TDeviceOutlet } from '../context';
 import { allowedTabs, DEVICE_TABS } from '../model/permissions';
@@ -56,6 +57,7 @@ export default function DeviceDetailPage() {
         {device.permissions.includes('receive_alerts') && <PushSwitch tangramId={device.tangram_id} />}
         {getSession().level !== 'user' && <DeviceEditButton device={device} />}
         {getSession().level !== 'user' && <ClaimQrButton tangramId={device.tangram_id} name={device.name} />}
+        {getSession().level !== 'user' && <RegenerateSecretButton tangramId={device.tangram_id} />}
       </Space>
       <Tabs
         data-testid="device-tabs"
