@@ -10,7 +10,7 @@ import { MQTT_CLIENT_ID_MAX, MQTT_CONNECT_TIMEOUT_MS, MQTT_MAX_PACKET_BYTES } fr
 import { createWebSocketStream, WebSocketServer } from 'ws';
 import type { TBrokerHooks } from './auth.js';
 import type { BrokerGuard } from './broker-guard.js';
-import { readOnlyWhenIdle } from './read-ahead.js';
+import { readAheadBounded } from './read-ahead.js';
 import type { TReadGate } from './read-gate.js';
 
 /** The WebSocket path of MQTT on the HTTP server. */
@@ -65,7 +65,7 @@ export async function createEmbeddedBroker(
   });
   const handle = (conn: Duplex, req?: IncomingMessage): Client => {
     const client = aedes.handle(conn, req);
-    return readOnlyWhenIdle(client, gateOf(client));
+    return readAheadBounded(client, gateOf(client));
   };
   let tcp: NetServer | null = null;
   let http: HttpServer | null = null;

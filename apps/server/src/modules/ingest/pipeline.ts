@@ -75,6 +75,12 @@ export class IngestPipeline {
   private filling = new PendingBatch();
   private readonly ready: PendingBatch[] = [];
   private readonly writing = new Set<Promise<void>>();
+  /**
+   * Writes in the order they started, each holding the acknowledgements of its committed messages until every
+   * earlier write has finished: a connection reads ahead (read-ahead.ts), so its publishes span batches that commit
+   * in any order, and MQTT 3.1.1 §4.6 (MQTT 5 §4.6) wants PUBACKs in the order of their PUBLISHes.
+   */
+  private readonly inOrder: { finished: boolean; held: TPendingMessage[] }[] = [];
   private timer: NodeJS.Timeout | null = null;
   private closing = false;
   /** Publishes awaiting their project's keys; drain waits for them. */
@@ -262,6 +268,8 @@ export class IngestPipeline {
   }
 
   private startWrite(batch: PendingBatch): void {
+    const turn = { finished: false, held: [] as TPendingMessage[] };
+    this.inOrder.push(turn);
     const writing: Promise<void> = commitBatch(batch, {
       write: (b) => (this.opts.writeBatch ?? writeIngestBatch)(this.opts.db, b),
       log: this.opts.log,
@@ -269,9 +277,11 @@ export class IngestPipeline {
       onFailure: () => {
         this.counters.writeFailures += 1;
       },
-      onCommitted: (messages, result) => this.committed(messages, result),
+      onCommitted: (messages, result) => this.committed(turn, messages, result),
       onRefused: (m, err) => this.countRefusal(m.device, 'unstorable', m.points, `the database refused it: ${String(err)}`),
     }).finally(() => {
+      turn.finished = true;
+      this.releaseAcks();
       this.writing.delete(writing);
       this.gate.release(batch.size);
       this.schedule();
@@ -279,12 +289,23 @@ export class IngestPipeline {
     this.writing.add(writing);
   }
 
-  private committed(messages: readonly TPendingMessage[], result: TBatchResult): void {
+  /** Acknowledges what the oldest unfinished write and the finished writes before it hold (see `inOrder`). */
+  private releaseAcks(): void {
+    for (let head = this.inOrder[0]; head; head = this.inOrder[0]) {
+      for (const m of head.held) m.waiter.resolve();
+      head.held = [];
+      if (!head.finished) return;
+      this.inOrder.shift();
+    }
+  }
+
+  private committed(turn: { held: TPendingMessage[] }, messages: readonly TPendingMessage[], result: TBatchResult): void {
     this.lastCommitAt = Date.now();
     this.counters.batches += 1;
     this.counters.pointsAccepted += result.inserted;
     this.counters.duplicates += result.duplicates;
-    for (const m of messages) m.waiter.resolve();
+    if (this.inOrder[0] === turn) for (const m of messages) m.waiter.resolve();
+    else turn.held.push(...messages);
     if (messages.length === 0) return;
     for (const { topic, message } of liveMessagesOf(messages)) this.opts.publishLive(topic, message);
     if (!this.onCommitted) return;

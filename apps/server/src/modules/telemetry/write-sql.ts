@@ -1,83 +1,85 @@
 /**
- * The status, last-seen and counter statements of the ingest batch writer (write.ts; telemetry is in
- * write-telemetry.ts). Each takes whole columns as array parameters through `unnest`, one statement per table
- * whatever the batch size; works the same on PostgreSQL and PGlite.
+ * The status, device and counter parts of the ingest batch statement (write.ts; telemetry is in write-telemetry.ts):
+ * each is one data-modifying CTE that takes whole columns as array parameters through `unnest`, whatever the batch
+ * size, or null when the batch has nothing for it; works the same on PostgreSQL and PGlite.
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
 import type { TRejectedIn, TStatusRowIn, TTelemetryRowIn } from './rows.js';
 import { ranksAfter } from './latest-order.js';
 import { sqlArray } from '../../db/sql-helpers.js';
 
-/** Anything that runs SQL: the database or a transaction. */
-export type TExec = Pick<Db, 'execute'>;
-
 const col = <T, V>(rows: readonly T[], pick: (r: T) => V): SQL => sqlArray(rows.map(pick));
 
-/** Stores status words as received (a resent word is absorbed by the primary key). */
-export async function insertStatus(tx: TExec, rows: readonly TStatusRowIn[]): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.execute(sql`
+/** CTE `status_in`: stores status words as received (a resent word is absorbed by the primary key). */
+export function statusCte(rows: readonly TStatusRowIn[]): SQL | null {
+  if (rows.length === 0) return null;
+  return sql`status_in as (
     insert into device_status (device_id, ts, svc_recv_ts, value)
     select * from unnest(${col(rows, (r) => r.deviceId)}::int[], ${col(rows, (r) => r.ts)}::bigint[],
       ${col(rows, (r) => r.svcRecvTs)}::bigint[], ${col(rows, (r) => r.value)}::bigint[])
-    on conflict (device_id, ts) do nothing`);
+    on conflict (device_id, ts) do nothing)`;
+}
+
+/** One device's part of a batch: its first and last receive time and its newest status word, if any. */
+interface TDeviceTouch {
+  first: number;
+  last: number;
+  status: TStatusRowIn | null;
 }
 
 /**
- * Sets devices.status_value/status_ts to each device's newest word of the batch when it ranks after the word the
- * device has (latest-order.ts: ts capped at the receive time, then ts). The word the device has is ranked with its
- * receive time from device_status (one primary-key probe per device in the same statement); a word whose row is
- * gone ranks by its ts. A resent word (the same ts) changes nothing, as device_status keeps the first one.
+ * CTEs `devices_locked` and `devices_touched`: for every device of the batch, in ONE update of its row (a statement
+ * may change a row once):
+ * - last_seen_at = greatest(itself, the device's newest svc_recv_ts in the batch); first_seen_at (its activation) is
+ *   set once, to its oldest svc_recv_ts in the batch, when still null;
+ * - status_value/status_ts = the device's newest word of the batch when it ranks after the word the device has
+ *   (latest-order.ts: ts capped at the receive time, then ts). The word it has is ranked with its receive time from
+ *   device_status (one primary-key probe per device); a word whose row is gone ranks by its ts. A resent word (the
+ *   same ts) changes nothing, as device_status keeps the first one. The probe reads the statement's snapshot, which
+ *   lacks this batch's status_in rows — the held word was stored by an earlier batch, so that changes nothing.
+ * The rows are locked in id order first, so concurrent batches take them in the same order (no deadlocks).
  */
-export async function updateDeviceStatus(tx: TExec, rows: readonly TStatusRowIn[]): Promise<void> {
-  const newest = new Map<number, TStatusRowIn>();
-  for (const r of rows) {
-    const held = newest.get(r.deviceId);
-    if (!held || ranksAfter(r, held)) newest.set(r.deviceId, r);
-  }
-  const list = [...newest.values()];
-  if (list.length === 0) return;
-  await tx.execute(sql`
-    update devices set status_value = s.value, status_ts = s.ts
-    from unnest(${col(list, (r) => r.deviceId)}::int[], ${col(list, (r) => r.ts)}::bigint[], ${col(list, (r) => r.svcRecvTs)}::bigint[],
-      ${col(list, (r) => r.value)}::bigint[]) as s(device_id, ts, recv_ts, value)
-    where devices.id = s.device_id and devices.status_ts is distinct from s.ts and (devices.status_ts is null or (least(s.ts, s.recv_ts), s.ts) > (
-      least(devices.status_ts, coalesce(
-        (select held.svc_recv_ts from device_status held where held.device_id = devices.id and held.ts = devices.status_ts),
-        devices.status_ts)),
-      devices.status_ts))`);
-}
-
-/**
- * devices.last_seen_at = greatest(itself, the newest svc_recv_ts of the device in the batch); first_seen_at (the
- * device's activation) is set once, to the oldest svc_recv_ts of the device in the batch, when still null.
- */
-export async function touchLastSeen(tx: TExec, telemetry: readonly TTelemetryRowIn[], status: readonly TStatusRowIn[]): Promise<void> {
-  const seen = new Map<number, { first: number; last: number }>();
+export function devicesCte(telemetry: readonly TTelemetryRowIn[], status: readonly TStatusRowIn[]): SQL | null {
+  const touched = new Map<number, TDeviceTouch>();
   for (const rows of [telemetry, status]) {
     for (const r of rows) {
-      const s = seen.get(r.deviceId);
-      if (!s) seen.set(r.deviceId, { first: r.svcRecvTs, last: r.svcRecvTs });
+      const t = touched.get(r.deviceId);
+      if (!t) touched.set(r.deviceId, { first: r.svcRecvTs, last: r.svcRecvTs, status: null });
       else {
-        s.first = Math.min(s.first, r.svcRecvTs);
-        s.last = Math.max(s.last, r.svcRecvTs);
+        t.first = Math.min(t.first, r.svcRecvTs);
+        t.last = Math.max(t.last, r.svcRecvTs);
       }
     }
   }
-  const ids = [...seen.keys()].sort((a, b) => a - b);
-  if (ids.length === 0) return;
-  const of = (id: number) => seen.get(id) as { first: number; last: number };
-  await tx.execute(sql`
+  for (const r of status) {
+    const t = touched.get(r.deviceId) as TDeviceTouch;
+    if (!t.status || ranksAfter(r, t.status)) t.status = r;
+  }
+  if (touched.size === 0) return null;
+  const ids = [...touched.keys()].sort((a, b) => a - b);
+  const list = ids.map((id) => touched.get(id) as TDeviceTouch);
+  const takesWord = sql`s.status_ts is not null and devices.status_ts is distinct from s.status_ts and (devices.status_ts is null
+    or (least(s.status_ts, s.status_recv_ts), s.status_ts) > (
+      least(devices.status_ts, coalesce(
+        (select held.svc_recv_ts from device_status held where held.device_id = devices.id and held.ts = devices.status_ts),
+        devices.status_ts)),
+      devices.status_ts))`;
+  return sql`devices_locked as (
+    select id from devices where id = any(${sqlArray(ids)}::int[]) order by id for no key update
+  ), devices_touched as (
     update devices set last_seen_at = greatest(coalesce(devices.last_seen_at, 0), s.last_ts),
-      first_seen_at = coalesce(devices.first_seen_at, s.first_ts)
-    from unnest(${sqlArray(ids)}::int[], ${sqlArray(ids.map((id) => of(id).first))}::bigint[], ${sqlArray(ids.map((id) => of(id).last))}::bigint[])
-      as s(device_id, first_ts, last_ts)
-    where devices.id = s.device_id`);
+      first_seen_at = coalesce(devices.first_seen_at, s.first_ts),
+      status_value = case when ${takesWord} then s.status_value else devices.status_value end,
+      status_ts = case when ${takesWord} then s.status_ts else devices.status_ts end
+    from devices_locked join unnest(${sqlArray(ids)}::int[], ${col(list, (t) => t.first)}::bigint[], ${col(list, (t) => t.last)}::bigint[],
+      ${col(list, (t) => t.status?.ts ?? null)}::bigint[], ${col(list, (t) => t.status?.svcRecvTs ?? null)}::bigint[],
+      ${col(list, (t) => t.status?.value ?? null)}::bigint[])
+      as s(device_id, first_ts, last_ts, status_ts, status_recv_ts, status_value) on s.device_id = devices_locked.id
+    where devices.id = s.device_id)`;
 }
 
-/** Adds rejected-point counts per device and reason. */
-export async function upsertIngestStats(tx: TExec, rejected: readonly TRejectedIn[], now: number): Promise<void> {
+/** CTE `stats_in`: adds rejected-point counts per device and reason, stamped `nowMs`. */
+export function ingestStatsCte(rejected: readonly TRejectedIn[], nowMs: number): SQL | null {
   const sums = new Map<string, TRejectedIn>();
   for (const r of rejected) {
     const id = `${r.deviceId}\u0000${r.reason}`;
@@ -85,10 +87,10 @@ export async function upsertIngestStats(tx: TExec, rejected: readonly TRejectedI
     sums.set(id, { ...r, count: (cur?.count ?? 0) + r.count });
   }
   const rows = [...sums.values()].sort((a, b) => a.deviceId - b.deviceId || (a.reason < b.reason ? -1 : 1));
-  if (rows.length === 0) return;
-  await tx.execute(sql`
+  if (rows.length === 0) return null;
+  return sql`stats_in as (
     insert into device_ingest_stats (device_id, reason, count, last_at)
-    select d, r, c, ${now}::bigint from unnest(${col(rows, (r) => r.deviceId)}::int[], ${col(rows, (r) => r.reason)}::text[],
+    select d, r, c, ${nowMs}::bigint from unnest(${col(rows, (r) => r.deviceId)}::int[], ${col(rows, (r) => r.reason)}::text[],
       ${col(rows, (r) => r.count)}::bigint[]) as x(d, r, c)
-    on conflict (device_id, reason) do update set count = device_ingest_stats.count + excluded.count, last_at = excluded.last_at`);
+    on conflict (device_id, reason) do update set count = device_ingest_stats.count + excluded.count, last_at = excluded.last_at)`;
 }

@@ -1,16 +1,13 @@
 /**
- * The telemetry statement of the ingest batch writer (write.ts): ONE statement inserts the raw points
- * (ON CONFLICT DO NOTHING on (device_id, key, ts)) and, from exactly the rows it inserted (its RETURNING),
- * adds the 1-min and 1-h rollup buckets and moves telemetry_latest forward (in the order of latest-order.ts). The
- * rows never travel back to
- * Node: PostgreSQL aggregates them, so a 5,000-point batch costs one round trip and no per-row JavaScript. Sums are
- * added in numeric (db/exact-sum.ts), so no finite value can make the statement overflow.
+ * The telemetry part of the ingest batch statement (write.ts): CTEs that insert the raw points (ON CONFLICT DO
+ * NOTHING on (device_id, key, ts)) and, from exactly the rows inserted (`ins`, its RETURNING), add the 1-min and 1-h
+ * rollup buckets and move telemetry_latest forward (in the order of latest-order.ts). The rows never travel back to
+ * Node: PostgreSQL aggregates them, so a 5,000-point batch costs no per-row JavaScript. Sums are added in numeric
+ * (db/exact-sum.ts), so no finite value can make the statement overflow.
  */
-import { sql } from 'drizzle-orm';
+import { sql, type SQL } from 'drizzle-orm';
 import { ROLLUP_BUCKETS_MS } from '@tessera/contracts';
-import { rowsOf } from '../../db/client.js';
 import { exactSum } from '../../db/exact-sum.js';
-import type { TExec } from './write-sql.js';
 import type { TTelemetryRowIn } from './rows.js';
 import { sqlArray } from '../../db/sql-helpers.js';
 
@@ -21,11 +18,12 @@ const [SUM1, SUM2, SUM3] = ['v1', 'v2', 'v3'].map((v) => exactSum(sql.raw(v)));
 const BUCKET_SIZES = sql.raw(ROLLUP_BUCKETS_MS.map((ms) => `(${ms}::bigint)`).join(', '));
 
 /**
- * Stores `rows` (sorted by (device, key, ts), no repeats — see write-sort.ts) with their rollups and latest.
- * @returns how many raw rows were new (resends are absorbed by the primary key and feed nothing).
+ * CTEs `ins`, `rolled` and `newest` storing `rows` (sorted by (device, key, ts), no repeats — see write-sort.ts) with
+ * their rollups and latest; `ins` yields the raw rows that were new (resends are absorbed by the primary key and feed
+ * nothing). Null when `rows` is empty.
  */
-export async function insertTelemetry(tx: TExec, rows: readonly TTelemetryRowIn[]): Promise<number> {
-  if (rows.length === 0) return 0;
+export function telemetryCtes(rows: readonly TTelemetryRowIn[]): SQL | null {
+  if (rows.length === 0) return null;
   const n = rows.length;
   const [device, key, ts, recv, v1, v2, v3] = [
     new Array<number>(n),
@@ -46,8 +44,7 @@ export async function insertTelemetry(tx: TExec, rows: readonly TTelemetryRowIn[
     v2[i] = r.v2;
     v3[i] = r.v3;
   }
-  const res = await tx.execute(sql`
-    with ins as (
+  return sql`ins as (
       insert into telemetry (device_id, key, ts, svc_recv_ts, v1, v2, v3)
       select * from unnest(${sqlArray(device)}::int[], ${sqlArray(key)}::text[], ${sqlArray(ts)}::bigint[], ${sqlArray(recv)}::bigint[],
         ${sqlArray(v1)}::float8[], ${sqlArray(v2)}::float8[], ${sqlArray(v3)}::float8[])
@@ -84,7 +81,5 @@ export async function insertTelemetry(tx: TExec, rows: readonly TTelemetryRowIn[
         v1 = excluded.v1, v2 = excluded.v2, v3 = excluded.v3
       where (least(excluded.ts, excluded.svc_recv_ts), excluded.ts)
         >= (least(telemetry_latest.ts, telemetry_latest.svc_recv_ts), telemetry_latest.ts)
-    )
-    select count(*)::int as n from ins`);
-  return Number(rowsOf<{ n: number }>(res)[0].n);
+    )`;
 }
