@@ -79,6 +79,11 @@ const keyOf = (k: TAlertRuleKey) => `${k.kind}:${k.ruleId}:${k.ruleIndex}:${k.de
  * (last_seen_at, count, trigger), all in one statement. A new alert is `flapping` when the rule and device opened
  * ALERT_FLAP_OPENS − 1 others within the window; an active flapping alert stops flapping once it is the window old
  * (nothing opened since). Answers the touches in the order of `rows`, whose targets must be distinct alerts.
+ *
+ * Statements may run concurrently on overlapping alerts (alert-refresher.ts keeps several in flight): the trigger is
+ * taken only from a row at least as new as the alert's last_seen_at, so the outcome does not depend on which
+ * statement reaches a row first, and rows are written in key order, so two statements lock shared rows in the same
+ * order and never deadlock.
  */
 export async function upsertAlerts(db: Db, rows: readonly TAlertRaiseRow[]): Promise<TAlertTouch[]> {
   if (rows.length === 0) return [];
@@ -109,11 +114,14 @@ export async function upsertAlerts(db: Db, rows: readonly TAlertRaiseRow[]): Pro
     from jsonb_to_recordset(${JSON.stringify(values)}::jsonb) as v(tenant_id int, project_id int, product_id int, device_id int,
          rule_kind text, rule_id int, rule_index int, rule_name text, level text, message text, trigger_key text,
          trigger_value float8, now bigint, n int)
+    order by v.rule_kind, v.rule_id, v.rule_index, v.device_id
     on conflict (rule_kind, rule_id, rule_index, device_id) where state <> 'resolved' do update
       set last_seen_at = greatest(alerts.last_seen_at, excluded.last_seen_at),
           count = alerts.count + excluded.count,
-          trigger_key = coalesce(excluded.trigger_key, alerts.trigger_key),
-          trigger_value = coalesce(excluded.trigger_value, alerts.trigger_value),
+          trigger_key = case when excluded.last_seen_at >= alerts.last_seen_at
+                             then coalesce(excluded.trigger_key, alerts.trigger_key) else alerts.trigger_key end,
+          trigger_value = case when excluded.last_seen_at >= alerts.last_seen_at
+                               then coalesce(excluded.trigger_value, alerts.trigger_value) else alerts.trigger_value end,
           flapping = alerts.flapping and excluded.last_seen_at - alerts.first_seen_at < ${FLAP_WINDOW_MS}
     returning id, (xmax = 0) as inserted, flapping, notified_at, first_seen_at, rule_kind, rule_id, rule_index, device_id`);
   const byKey = new Map(

@@ -17,7 +17,7 @@ const target = (deviceId: number): TAlertTarget => ({
 });
 
 describe('platform alert raises', () => {
-  it('write one batch at a time; raises meanwhile merge per alert, counting each, with the newest trigger', async () => {
+  it('one write at a time: raises meanwhile merge per alert, counting each, with the newest trigger', async () => {
     const batches: TAlertRaiseRow[][] = [];
     let release: () => void = () => undefined;
     const fakeUpsert = async (_db: Db, rows: readonly TAlertRaiseRow[]): Promise<TAlertTouch[]> => {
@@ -31,7 +31,7 @@ describe('platform alert raises', () => {
         firstSeenAt: 0,
       }));
     };
-    const refresher = new AlertRefresher({} as Db, fakeUpsert);
+    const refresher = new AlertRefresher({} as Db, fakeUpsert, 1);
     const first = refresher.raise(target(1), { key: 'temperature', value: 31 }, 1_000);
     await new Promise((r) => setImmediate(r));
     const merged = [32, 33, 34].map((v, i) => refresher.raise(target(1), { key: 'temperature', value: v }, 1_001 + i));
@@ -64,5 +64,25 @@ describe('platform alert raises', () => {
     });
     await expect(refresher.raise(target(1), null, 1)).rejects.toThrow('database gone');
     await expect(refresher.raise(target(1), null, 2)).resolves.toMatchObject({ touch: { id: 5 }, opened: false });
+  });
+
+  it("writes one tick's raises as one statement, and the next tick's without waiting for it", async () => {
+    const batches: number[][] = [];
+    const held: (() => void)[] = [];
+    const refresher = new AlertRefresher({} as Db, async (_db, rows) => {
+      batches.push(rows.map((r) => r.target.deviceId));
+      await new Promise<void>((r) => held.push(r));
+      return rows.map((r) => ({ id: r.target.deviceId, inserted: false, flapping: false, notifiedAt: null, firstSeenAt: 0 }));
+    });
+    const tick1 = [1, 2, 3].map((d) => refresher.raise(target(d), null, 1));
+    await new Promise((r) => setImmediate(r));
+    const tick2 = [3, 4].map((d) => refresher.raise(target(d), null, 2));
+    await new Promise((r) => setImmediate(r));
+    expect(batches).toEqual([
+      [1, 2, 3],
+      [3, 4],
+    ]);
+    for (const release of held) release();
+    expect((await Promise.all([...tick1, ...tick2])).map((a) => a.touch.id)).toEqual([1, 2, 3, 3, 4]);
   });
 });

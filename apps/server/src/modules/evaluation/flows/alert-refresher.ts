@@ -1,10 +1,13 @@
 /**
  * Batched alert raises of platform rules (docs/platform-rules.md "Alerts"): a level-style flow raises the same alert
  * (rule, node, device) on every point, and one statement (one commit) per run makes the database the limit at
- * thousands of points per second. So one batch is written at a time (`upsertAlerts`, one statement); the raises
- * arriving meanwhile wait for the next batch, merged per alert (one row counting all of them, with the newest
- * trigger). Each waiter gets its alert's answer; only the first raise of an alert in a batch may be told it opened it
- * (so one run notifies "opened").
+ * thousands of points per second. So the raises of one tick — the runs of a committed batch start together
+ * (batch-matcher.ts) and reach their alert node in the same tick — are merged per alert (one row counting all of
+ * them, with the newest trigger) and written as one statement (`upsertAlerts`) once the tick ends. Up to
+ * ALERT_WRITES_IN_FLIGHT statements run at once: a batch does not wait for the one before it, because the upsert's
+ * outcome does not depend on the order in which two statements reach a row (the newest `now` keeps its trigger;
+ * counts add) and each statement locks its rows in key order, so two never deadlock. Each waiter gets its alert's
+ * answer; only the first raise of an alert in a batch may be told it opened it (so one run notifies "opened").
  */
 import type { Db } from '../../../db/client.js';
 import { type TAlertTarget, type TAlertTouch, type TAlertTrigger, upsertAlerts } from '../../alerts/alert-store.js';
@@ -17,6 +20,8 @@ export interface TAlertRaise {
 
 /** At most this many alerts go into one statement. */
 export const ALERT_BATCH_MAX = 1_000;
+/** Upsert statements in progress at once (each holds one pooled connection while it runs). */
+export const ALERT_WRITES_IN_FLIGHT = 3;
 
 interface TMerged {
   target: TAlertTarget;
@@ -29,11 +34,13 @@ interface TMerged {
 export class AlertRefresher {
   /** Raises waiting for the next batch, merged per alert key (insertion order kept). */
   private pending = new Map<string, TMerged>();
-  private writing = false;
+  private inFlight = 0;
+  private scheduled = false;
 
   constructor(
     private readonly db: Db,
     private readonly upsert: typeof upsertAlerts = upsertAlerts,
+    private readonly maxInFlight: number = ALERT_WRITES_IN_FLIGHT,
   ) {}
 
   /** Raises (opens or refreshes) the alert of `target` at `now` (epoch ms). @throws what the upsert throws. */
@@ -43,38 +50,51 @@ export class AlertRefresher {
       const merged = this.pending.get(key);
       if (merged) {
         merged.target = target;
-        merged.trigger = trigger ?? merged.trigger;
-        merged.now = Math.max(merged.now, now);
+        if (now >= merged.now) {
+          merged.trigger = trigger ?? merged.trigger;
+          merged.now = now;
+        }
         merged.waiters.push({ resolve, reject });
       } else this.pending.set(key, { target, trigger, now, waiters: [{ resolve, reject }] });
-      if (!this.writing) void this.writeBatches();
+      this.schedule();
     });
   }
 
-  private async writeBatches(): Promise<void> {
-    this.writing = true;
+  /** Starts the next batches once the current tick's raises are all in (setImmediate runs after its microtasks). */
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= this.maxInFlight || this.pending.size === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      while (this.inFlight < this.maxInFlight && this.pending.size > 0) void this.writeBatch(this.takeBatch());
+    });
+  }
+
+  private takeBatch(): TMerged[] {
+    const batch = [...this.pending.values()].slice(0, ALERT_BATCH_MAX);
+    if (batch.length === this.pending.size) this.pending = new Map();
+    else for (const m of batch) this.pending.delete(keyOf(m.target));
+    return batch;
+  }
+
+  private async writeBatch(batch: TMerged[]): Promise<void> {
+    this.inFlight += 1;
     try {
-      while (this.pending.size > 0) {
-        const batch = [...this.pending.values()].slice(0, ALERT_BATCH_MAX);
-        if (batch.length === this.pending.size) this.pending = new Map();
-        else for (const m of batch) this.pending.delete(keyOf(m.target));
-        try {
-          const touches = await this.upsert(
-            this.db,
-            batch.map((m) => ({ target: m.target, trigger: m.trigger, now: m.now, evaluations: m.waiters.length })),
-          );
-          batch.forEach((m, i) => {
-            const touch = touches[i] as TAlertTouch;
-            m.waiters.forEach((w, j) => {
-              w.resolve({ touch, opened: touch.inserted && j === 0 });
-            });
-          });
-        } catch (err) {
-          for (const m of batch) for (const w of m.waiters) w.reject(err);
-        }
-      }
+      const touches = await this.upsert(
+        this.db,
+        batch.map((m) => ({ target: m.target, trigger: m.trigger, now: m.now, evaluations: m.waiters.length })),
+      );
+      batch.forEach((m, i) => {
+        const touch = touches[i] as TAlertTouch;
+        m.waiters.forEach((w, j) => {
+          w.resolve({ touch, opened: touch.inserted && j === 0 });
+        });
+      });
+    } catch (err) {
+      for (const m of batch) for (const w of m.waiters) w.reject(err);
     } finally {
-      this.writing = false;
+      this.inFlight -= 1;
+      this.schedule();
     }
   }
 }
