@@ -4,9 +4,11 @@
  * not the server's) and on schedule (a point every period whether or not the last was acknowledged); a running
  * platform rule `telemetry → condition value > 30 → true → alert` refreshes each device's one open platform alert with
  * the point (its `trigger`). A trigger on `alerts` NOTIFYs at commit, so "stored" is when the row with that value (or
- * a later one) is visible. Printed: the rate offered and the rate achieved (points acknowledged per second, first
- * publish to last PUBACK); baseline in the same run: publish → PUBACK (the point committed). Target: p99 ≤ 1 s with
- * 5,000 points/s achieved.
+ * a later one) is visible. The first BENCH_ALERT_WARMUP_S seconds (3) of the load are not measured: the rule opens the
+ * devices' alerts then, and each opening notifies (a burst of 500 alerts opened and notified in one second is its own
+ * event, not the steady cost of a running rule). Printed: the rate offered and the rate achieved (points acknowledged
+ * per second, end of the warm-up to the last PUBACK); baseline in the same run: publish → PUBACK (the point
+ * committed). Target: p99 ≤ 1 s with 5,000 points/s achieved.
  */
 import { DEFAULT_ENGINE_CONFIG, type TFlowGraphInput, ZFlowGraph } from '@tessera/contracts';
 import pg from 'pg';
@@ -16,6 +18,7 @@ import { percentile } from '../overload/stats.js';
 import { alertLatenciesOf, recordAlertSightings, startHotPointsLoad } from '../support/hot-points.js';
 
 const at = { x: 0, y: 0 };
+const WARMUP_S = Number(process.env.BENCH_ALERT_WARMUP_S ?? 3);
 
 function alertFlow(projectId: number): TFlowGraphInput {
   return {
@@ -68,10 +71,11 @@ export async function measureAlertLatency(server: TRunningServer, pointsPerS: nu
       mqttPort: server.mqttPort as number,
       devices: devices.map((d) => ({ id: d.id, tangramId: d.tangramId, secret: d.secret })),
       periodMs,
+      warmupS: WARMUP_S,
       seconds,
     });
     console.log(
-      `flows: point → platform-rule alert: ${deviceCount} devices × 1 QoS 1 point every ${periodMs.toFixed(0)} ms (${pointsPerS} points/s offered) for ${seconds} s, from a child process …`,
+      `flows: point → platform-rule alert: ${deviceCount} devices × 1 QoS 1 point every ${periodMs.toFixed(0)} ms (${pointsPerS} points/s offered) for ${WARMUP_S} s not measured, then ${seconds} s measured, from a child process …`,
     );
     const { sent, acked, ackLatencies, sentAt, seconds: ackedS } = await load.run();
     await server.flows.idle();

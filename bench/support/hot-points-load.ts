@@ -14,10 +14,10 @@ import { epochNow, pointValue, type THotPointsJob, type THotPointsResult } from 
 async function publish(job: THotPointsJob, clients: readonly MqttClient[]): Promise<THotPointsResult> {
   const sentAt: Record<number, number[]> = {};
   const ackLatencies: number[] = [];
-  const stopAt = performance.now() + job.seconds * 1000;
-  const startedAt = performance.now();
+  const measuredFrom = performance.now() + job.warmupS * 1000;
+  const stopAt = measuredFrom + job.seconds * 1000;
   let sent = 0;
-  let lastAckAt = startedAt;
+  let lastAckAt = measuredFrom;
   await Promise.all(
     clients.map(async (client, di) => {
       const d = job.devices[di] as { id: number; tangramId: string };
@@ -29,11 +29,13 @@ async function publish(job: THotPointsJob, clients: readonly MqttClient[]): Prom
       for (let i = 0, next = performance.now(); next < stopAt; i++, next += job.periodMs) {
         await new Promise((r) => setTimeout(r, Math.max(0, next - performance.now())));
         const t0 = performance.now();
-        times.push(epochNow());
-        sent += 1;
+        const measured = t0 >= measuredFrom;
+        times.push(measured ? epochNow() : Number.NaN);
+        if (measured) sent += 1;
         const payload = JSON.stringify({ key: 'temperature', ts: Date.now(), vs: [pointValue(i)] });
         acks.push(
           client.publishAsync(topics.telemetry(d.tangramId), payload, { qos: 1 }).then(() => {
+            if (!measured) return;
             lastAckAt = performance.now();
             ackLatencies.push(lastAckAt - t0);
           }),
@@ -42,7 +44,7 @@ async function publish(job: THotPointsJob, clients: readonly MqttClient[]): Prom
       await Promise.all(acks);
     }),
   );
-  return { type: 'result', sent, acked: ackLatencies.length, ackLatencies, sentAt, seconds: (lastAckAt - startedAt) / 1000 };
+  return { type: 'result', sent, acked: ackLatencies.length, ackLatencies, sentAt, seconds: (lastAckAt - measuredFrom) / 1000 };
 }
 
 let clients: MqttClient[] = [];

@@ -16,18 +16,23 @@ export const pointValue = (i: number) => 31 + i;
 /** Wall time in epoch ms with sub-millisecond precision: comparable across processes, unlike performance.now(). */
 export const epochNow = (): number => performance.timeOrigin + performance.now();
 
-/** What the parent asks of the load process: the broker's port, the devices, a point every `periodMs` for `seconds`. */
+/**
+ * What the parent asks of the load process: the broker's port, the devices, a point every `periodMs` for `warmupS`
+ * seconds not measured, then for `seconds` measured.
+ */
 export interface THotPointsJob {
   type: 'job';
   mqttPort: number;
   devices: { id: number; tangramId: string; secret: string }[];
   periodMs: number;
+  warmupS: number;
   seconds: number;
 }
 
 /**
- * What the load process answers: points sent and PUBACKed, each PUBACK's latency (ms), each point's publish time per
- * device id (epoch ms, {@link epochNow}), and `seconds` from the first publish to the last PUBACK.
+ * What the load process answers, of the measured points (those published after the warm-up): how many were sent and
+ * PUBACKed, each PUBACK's latency (ms), `seconds` from the end of the warm-up to the last PUBACK; and each point's
+ * publish time per device id (epoch ms, {@link epochNow}; NaN for a warm-up point).
  */
 export interface THotPointsResult {
   type: 'result';
@@ -46,10 +51,15 @@ export interface THotPointsLoad {
 /**
  * Starts the load process (hot-points-load.ts under tsx) and connects the job's devices from it. Each device then
  * publishes a point every `periodMs` on schedule — not waiting for the previous PUBACK, so the offered rate stays
- * offered when acknowledgements lag — for `seconds`. @throws when the child fails or exits before answering.
+ * offered when acknowledgements lag — for `warmupS` + `seconds`. @throws when the child fails or exits before
+ * answering.
  */
 export async function startHotPointsLoad(job: Omit<THotPointsJob, 'type'>): Promise<THotPointsLoad> {
-  const child = fork(fileURLToPath(new URL('./hot-points-load.ts', import.meta.url)), [], { execArgv: ['--import', 'tsx'] });
+  const child = fork(fileURLToPath(new URL('./hot-points-load.ts', import.meta.url)), [], {
+    execArgv: ['--import', 'tsx'],
+    // Structured clone, not JSON: a warm-up point's publish time is NaN.
+    serialization: 'advanced',
+  });
   const next = <T>(type: string) =>
     new Promise<T>((resolve, reject) => {
       const onMessage = (msg: { type: string }) => {
@@ -94,8 +104,9 @@ export async function recordAlertSightings(listener: pg.Client, channel: string)
 }
 
 /**
- * For every point stored in its device's alert, the time from its publish (`sentAt`, epoch ms per device id) to the
- * first sighting of its value or a later one, ms. Points never seen stored are left out (compare the count with sent).
+ * For every measured point stored in its device's alert, the time from its publish (`sentAt`, epoch ms per device id;
+ * NaN: a warm-up point, not counted) to the first sighting of its value or a later one, ms. Points never seen stored
+ * are left out (compare the count with sent).
  */
 export function alertLatenciesOf(sightings: readonly TAlertSighting[], sentAt: Readonly<Record<number, readonly number[]>>): number[] {
   const latencies: number[] = [];
@@ -103,7 +114,10 @@ export function alertLatenciesOf(sightings: readonly TAlertSighting[], sentAt: R
   for (const { deviceId, value, seenAt } of sightings) {
     const upTo = value - pointValue(0);
     const times = sentAt[deviceId] ?? [];
-    for (let i = (stored.get(deviceId) ?? -1) + 1; i <= upTo && i < times.length; i++) latencies.push(seenAt - (times[i] as number));
+    for (let i = (stored.get(deviceId) ?? -1) + 1; i <= upTo && i < times.length; i++) {
+      const sent = times[i] as number;
+      if (!Number.isNaN(sent)) latencies.push(seenAt - sent);
+    }
     stored.set(deviceId, Math.max(stored.get(deviceId) ?? -1, upTo));
   }
   return latencies;
