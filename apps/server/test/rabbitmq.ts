@@ -16,8 +16,10 @@ const RABBITMQ_SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server';
 /** How long a node may take to start (measured ~12 s on 2 cores), in milliseconds. */
 const START_TIMEOUT_MS = 90_000;
 
-/** A running private node. */
+/** A private node (started by {@link startRabbitNode}, or by `start()` of {@link createRabbitNode}'s answer). */
 export interface TRabbitNode {
+  /** The MQTT listener's port on 127.0.0.1. */
+  mqttPort: number;
   /** The MQTT listener devices use (MQTT 3.1.1), without credentials. */
   mqttUrl: string;
   /** The same listener with the administrator's credentials: a replica's MQTT_URL (its control connection). */
@@ -28,8 +30,10 @@ export interface TRabbitNode {
   managementUrl: string;
   /** Kills the Erlang VM with SIGKILL (a crash: nothing flushed but what RabbitMQ already synced). */
   kill(): Promise<void>;
-  /** Starts the node again on the same ports and data directory (after {@link TRabbitNode.kill}). */
+  /** Starts the node (again, after {@link TRabbitNode.kill}: same ports and data directory). */
   restart(): Promise<void>;
+  /** The Erlang VM's pid (the process whose CPU is RabbitMQ's), or 0 when it is not running. */
+  pid(): number;
   /** Stops the node and removes its directory. */
   stop(): Promise<void>;
 }
@@ -78,6 +82,13 @@ function vmPids(nodeName: string): number[] {
  * @throws when rabbitmq-server is not installed or the node does not come up within 90 s (its log is in the error).
  */
 export async function startRabbitNode(opts: TRabbitNodeOptions = {}): Promise<TRabbitNode> {
+  const node = await createRabbitNode(opts);
+  await node.restart();
+  return node;
+}
+
+/** Prepares a private node (its directory, configuration and free ports) without starting it. */
+export async function createRabbitNode(opts: TRabbitNodeOptions = {}): Promise<TRabbitNode> {
   const dir = mkdtempSync(join(tmpdir(), 'tessera-rabbitmq-'));
   mkdirSync(join(dir, 'mnesia'));
   mkdirSync(join(dir, 'log'));
@@ -159,15 +170,16 @@ export async function startRabbitNode(opts: TRabbitNodeOptions = {}): Promise<TR
     while ((await accepts(amqpPort)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   }
 
-  await launch();
   const cred = `${encodeURIComponent(user)}:${encodeURIComponent(password)}`;
   return {
+    mqttPort,
     mqttUrl: `mqtt://127.0.0.1:${mqttPort}`,
     replicaMqttUrl: `mqtt://${cred}@127.0.0.1:${mqttPort}`,
     amqpUrl: `amqp://${cred}@127.0.0.1:${amqpPort}/`,
     managementUrl: `http://${cred}@127.0.0.1:${mgmtPort}`,
     kill: killVm,
     restart: launch,
+    pid: () => vmPids(nodeName)[0] ?? 0,
     async stop() {
       await killVm();
       rmSync(dir, { recursive: true, force: true });

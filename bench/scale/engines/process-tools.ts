@@ -1,25 +1,15 @@
 /**
  * Process and port helpers for the engine comparison: free loopback ports, waiting for a listener, CPU time of an
- * engine from Linux's /proc (proc(5): /proc/[pid]/stat fields 14–15, utime and stime in clock ticks) and finding a
- * process by a word of its command line (the RabbitMQ node's beam.smp behind its shell script).
+ * engine from Linux's /proc (proc(5): /proc/[pid]/stat fields 14–15, utime and stime in clock ticks).
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import net from 'node:net';
 
 /** Clock ticks per second of /proc's utime and stime (USER_HZ, 100 on every Linux this runs on). */
 const TICKS_PER_S = 100;
 
 /** A port nobody listens on now (the kernel's pick on 127.0.0.1); never one of the machine's own services. */
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
+export { freePort } from '@tessera/server/testing';
 
 /** True when a TCP connection to 127.0.0.1:`port` opens. */
 function accepts(port: number): Promise<boolean> {
@@ -63,18 +53,4 @@ export function cpuMsOfPid(pid: number): number {
 /** Resolves once no process `pid` exists (polls /proc every 20 ms). */
 export async function waitForExit(pid: number): Promise<void> {
   while (existsSync(`/proc/${pid}`)) await new Promise((r) => setTimeout(r, 20));
-}
-
-/** The pid of the live process whose command name is `comm` and whose command line holds `word`; undefined if none. */
-export function findPid(comm: string, word: string): number | undefined {
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() !== comm) continue;
-      if (readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes(word)) return Number(entry);
-    } catch {
-      // the process ended while being read
-    }
-  }
-  return undefined;
 }

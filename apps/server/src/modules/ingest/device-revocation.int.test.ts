@@ -9,18 +9,7 @@ import { buildDeviceProject, type TBuiltProject } from '../../../test/device-fac
 import { openScratchPostgres, startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { sha256 } from '../../core/crypto.js';
 import { devices } from '../../db/schema.js';
-import { connectMqtt, waitUntil } from './ingest-test-kit.js';
-
-/** The CONNACK refusal code of a login, or 0 when it was accepted. */
-async function loginCode(url: string, username: string, password: string): Promise<number> {
-  try {
-    const c = await connectMqtt(url, username, password);
-    await c.endAsync();
-    return 0;
-  } catch (err) {
-    return (err as { code?: number }).code ?? -1;
-  }
-}
+import { connectMqtt, loginCode, waitUntil } from './ingest-test-kit.js';
 
 describe(`device revocation on the embedded broker (${TEST_DB_KIND})`, () => {
   let server: TTestServer;

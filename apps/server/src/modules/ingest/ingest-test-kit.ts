@@ -37,6 +37,17 @@ export function connectMqtt(url: string, username: string, password: string, ext
   });
 }
 
+/** The CONNACK refusal code of a login (MQTT 3.1.1 §3.2.2.3; 4 and 5 are refusals of the credentials), or 0 when accepted. */
+export async function loginCode(url: string, username: string, password: string, extra: IClientOptions = {}): Promise<number> {
+  try {
+    const c = await connectMqtt(url, username, password, extra);
+    await c.endAsync();
+    return 0;
+  } catch (err) {
+    return (err as { code?: number }).code ?? -1;
+  }
+}
+
 /** Connects as a browser: username `jwt`, password the access token, over `wsUrl`. */
 export function connectBrowser(wsUrl: string, token: string): Promise<MqttClient> {
   return connectMqtt(wsUrl, BROWSER_USERNAME, token);

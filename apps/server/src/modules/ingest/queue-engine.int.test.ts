@@ -20,7 +20,7 @@ import { startRabbitNode, type TRabbitNode } from '../../../test/rabbitmq.js';
 import { sha256 } from '../../core/crypto.js';
 import { devices, telemetry } from '../../db/schema.js';
 import { freePort } from '../mail/smtp-sink.fixture.js';
-import { connectBrowser, subscribeGranted, telemetryCount, waitUntil } from './ingest-test-kit.js';
+import { connectBrowser, loginCode, subscribeGranted, telemetryCount, waitUntil } from './ingest-test-kit.js';
 import { INGEST_QUEUE } from './queue-ingest.js';
 import { BROKER_AUTH_USER, RABBITMQ_AUTH_PREFIX } from './rabbitmq-auth.js';
 
@@ -40,15 +40,9 @@ function connectDevice(url: string, tangramId: string, secret: string, extra: mq
   });
 }
 
-/** The CONNACK refusal code of a login, or 0 when it was accepted. */
-async function loginCode(url: string, opts: mqtt.IClientOptions): Promise<number> {
-  try {
-    const c = await mqtt.connectAsync(url, { protocolVersion: 4, reconnectPeriod: 0, connectTimeout: 5_000, ...opts });
-    await c.endAsync();
-    return 0;
-  } catch (err) {
-    return (err as { code?: number }).code ?? -1;
-  }
+/** A device login's CONNACK code on RabbitMQ (MQTT 3.1.1), with its own client id unless `clientId` names one. */
+function rabbitLogin(url: string, username: string, password: string, clientId = username): Promise<number> {
+  return loginCode(url, username, password, { clientId, protocolVersion: 4 });
 }
 
 describe.skipIf(TEST_DB_KIND !== 'postgres' || !installed)('queue engine: RabbitMQ MQTT + durable queue (postgres)', () => {
@@ -86,13 +80,13 @@ describe.skipIf(TEST_DB_KIND !== 'postgres' || !installed)('queue engine: Rabbit
 
   it('logs devices in with their own secret and client id only', async () => {
     const [a, b] = project.devices;
-    expect(await loginCode(rabbit.mqttUrl, { username: a.tangramId, password: a.secret, clientId: a.tangramId })).toBe(0);
-    expect(await loginCode(rabbit.mqttUrl, { username: a.tangramId, password: b.secret, clientId: a.tangramId })).toBe(4);
-    expect(await loginCode(rabbit.mqttUrl, { username: 'NO-SUCH-DEVICE', password: a.secret, clientId: 'NO-SUCH-DEVICE' })).toBe(4);
+    expect(await rabbitLogin(rabbit.mqttUrl, a.tangramId, a.secret, a.tangramId)).toBe(0);
+    expect(await rabbitLogin(rabbit.mqttUrl, a.tangramId, b.secret, a.tangramId)).toBe(4);
+    expect(await rabbitLogin(rabbit.mqttUrl, 'NO-SUCH-DEVICE', a.secret, 'NO-SUCH-DEVICE')).toBe(4);
     // Another device's client id would take over its session: refused like a wrong password.
-    expect(await loginCode(rabbit.mqttUrl, { username: a.tangramId, password: a.secret, clientId: b.tangramId })).toBe(4);
+    expect(await rabbitLogin(rabbit.mqttUrl, a.tangramId, a.secret, b.tangramId)).toBe(4);
     // A browser's token is for the replica's own /mqtt, never for the engine.
-    expect(await loginCode(rabbit.mqttUrl, { username: 'jwt', password: vendorToken, clientId: 'web-1-x' })).toBe(4);
+    expect(await rabbitLogin(rabbit.mqttUrl, 'jwt', vendorToken, 'web-1-x')).toBe(4);
   });
 
   it('applies the device topic ACL: its own commands only, and never the ingest queue', async () => {
@@ -140,8 +134,8 @@ describe.skipIf(TEST_DB_KIND !== 'postgres' || !installed)('queue engine: Rabbit
     await closed;
     // The management API lists a connection after its first statistics event (1 s here): the first pass or the next.
     expect(Date.now() - t0).toBeLessThan(5_000);
-    expect(await loginCode(rabbit.mqttUrl, { username: d.tangramId, password: d.secret, clientId: d.tangramId })).toBe(4);
-    expect(await loginCode(rabbit.mqttUrl, { username: d.tangramId, password: newSecret, clientId: d.tangramId })).toBe(0);
+    expect(await rabbitLogin(rabbit.mqttUrl, d.tangramId, d.secret, d.tangramId)).toBe(4);
+    expect(await rabbitLogin(rabbit.mqttUrl, d.tangramId, newSecret, d.tangramId)).toBe(0);
     dev.end(true);
   }, 30_000);
 
