@@ -25,6 +25,7 @@ import {
   type TRabbitNode,
   type TSpawnedServer,
 } from '@tessera/server/testing';
+import { cpuMsBetween, cpuMsByComm, cpuMsOfPid } from '../support/proc-cpu.js';
 
 const ADMIN_URL = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
 const SECONDS = Number(process.env.SCALE_SECONDS ?? 30);
@@ -49,6 +50,14 @@ interface TPhase {
   storedPerS: number;
   ackedPerS: number;
   recoveries: string[];
+  /** Cores used over the phase's load, by part. */
+  cpu: string;
+}
+
+/** The processes whose CPU a phase reports. */
+interface TParts {
+  replicas: () => number[];
+  rabbitmq: () => number;
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -74,13 +83,17 @@ async function main(): Promise<void> {
     const embedded = await spawnServer('node', ['--import', 'tsx', 'apps/server/src/main.ts'], env(0, false), 120_000);
     const { devices } = await buildDeviceProject(database.db, { count: DEVICES });
     console.log(`scale bench: ${DEVICES} devices × ${WINDOW} unacknowledged 1-point QoS 1 publishes, ${SECONDS} s a phase`);
-    phases.push(await phase('embedded broker (baseline)', 1, `mqtt://127.0.0.1:${embedded.mqttPort}`, devices, 0, database, []));
+    const embeddedParts: TParts = { replicas: () => [embedded.child.pid ?? 0], rabbitmq: () => 0 };
+    phases.push(
+      await phase('embedded broker (baseline)', 1, `mqtt://127.0.0.1:${embedded.mqttPort}`, devices, 0, database, embeddedParts, []),
+    );
     embedded.child.kill('SIGTERM');
     await embedded.exited;
 
+    const engineParts: TParts = { replicas: () => replicas.map((r) => r?.child.pid ?? 0), rabbitmq: () => rabbit.pid() };
     for (let n = 1; n <= REPLICAS; n += 1) {
       while (replicas.length < n) replicas.push(await startReplica(replicas.length));
-      phases.push(await phase(`queue engine`, n, rabbit.mqttUrl, devices, n, database, []));
+      phases.push(await phase(`queue engine`, n, rabbit.mqttUrl, devices, n, database, engineParts, []));
     }
 
     // Faults with every replica up, each at its own quarter of a longer phase.
@@ -109,12 +122,16 @@ async function main(): Promise<void> {
         },
       },
     ];
-    phases.push(await phase('queue engine + faults', REPLICAS, rabbit.mqttUrl, devices, REPLICAS + 1, database, faults, faultSeconds));
+    phases.push(
+      await phase('queue engine + faults', REPLICAS, rabbit.mqttUrl, devices, REPLICAS + 1, database, engineParts, faults, faultSeconds),
+    );
 
-    console.log('\n| setup | replicas | acknowledged/s | stored/s | acknowledged | stored | lost |');
-    console.log('|---|---:|---:|---:|---:|---:|---:|');
+    console.log('\n| setup | replicas | acknowledged/s | stored/s | acknowledged | stored | lost | CPU (cores) |');
+    console.log('|---|---:|---:|---:|---:|---:|---:|---|');
     for (const p of phases) {
-      console.log(`| ${p.label} | ${p.replicas} | ${p.ackedPerS} | ${p.storedPerS} | ${p.acknowledged} | ${p.stored} | ${p.lost} |`);
+      console.log(
+        `| ${p.label} | ${p.replicas} | ${p.ackedPerS} | ${p.storedPerS} | ${p.acknowledged} | ${p.stored} | ${p.lost} | ${p.cpu} |`,
+      );
     }
     const f = phases[phases.length - 1];
     for (const r of f.recoveries) console.log(`recovery: ${r}`);
@@ -150,6 +167,7 @@ async function phase(
   devices: readonly TDevice[],
   seq: number,
   database: Awaited<ReturnType<typeof openScratchPostgres>>,
+  parts: TParts,
   faults: { at: number; name: string; run: () => Promise<void> }[],
   seconds = SECONDS,
 ): Promise<TPhase> {
@@ -176,6 +194,12 @@ async function phase(
       baseTs: Date.now() - 86_400_000 * (seq + 2),
     });
   });
+  const pidsCpu = () => ({
+    replicas: parts.replicas().reduce((sum, pid) => sum + cpuMsOfPid(pid), 0),
+    rabbitmq: cpuMsOfPid(parts.rabbitmq()),
+    load: cpuMsOfPid(load.pid ?? 0),
+  });
+  const cpuBefore = { ...pidsCpu(), postgres: cpuMsByComm('postgres'), at: Date.now() };
   const faultTimes: { name: string; atS: number; doneS: number }[] = [];
   // One fault at a time: each waits for its time and for the one before to have recovered its part.
   const faultRuns = (async () => {
@@ -187,7 +211,15 @@ async function phase(
     }
   })();
   await sleep(seconds * 1000);
+  const cpuAfter = { ...pidsCpu(), postgres: cpuMsByComm('postgres'), at: Date.now() };
   await faultRuns;
+  const cores = (ms: number) => (ms / (cpuAfter.at - cpuBefore.at)).toFixed(2);
+  // A fault phase replaces processes (new pids): its CPU would not add up.
+  const cpu =
+    faults.length > 0
+      ? '—'
+      : `replicas ${cores(cpuAfter.replicas - cpuBefore.replicas)}, RabbitMQ ${cores(cpuAfter.rabbitmq - cpuBefore.rabbitmq)}, ` +
+        `PostgreSQL ${cores(cpuMsBetween(cpuBefore.postgres, cpuAfter.postgres))}, load ${cores(cpuAfter.load - cpuBefore.load)} cores`;
   const stopped = new Promise<void>((resolve) => load.on('message', (m: { kind: string }) => m.kind === 'done' && resolve()));
   load.send({ kind: 'stop' });
   await stopped;
@@ -228,10 +260,11 @@ async function phase(
     ackedPerS: first && last ? Math.round((last.acked - first.acked) / spanS) : 0,
     storedPerS: first && last ? Math.round((last.stored - first.stored) / spanS) : 0,
     recoveries,
+    cpu,
   };
   console.log(
     `${label}, ${replicas} replica(s): ${result.ackedPerS} acknowledged/s, ${result.storedPerS} stored/s; ` +
-      `${acknowledged} acknowledged, ${lost} lost`,
+      `${acknowledged} acknowledged, ${lost} lost; CPU: ${cpu}`,
   );
   return result;
 }

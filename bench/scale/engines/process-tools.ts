@@ -2,11 +2,8 @@
  * Process and port helpers for the engine comparison: free loopback ports, waiting for a listener, CPU time of an
  * engine from Linux's /proc (proc(5): /proc/[pid]/stat fields 14–15, utime and stime in clock ticks).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import net from 'node:net';
-
-/** Clock ticks per second of /proc's utime and stime (USER_HZ, 100 on every Linux this runs on). */
-const TICKS_PER_S = 100;
 
 /** A port nobody listens on now (the kernel's pick on 127.0.0.1); never one of the machine's own services. */
 export { freePort } from '@tessera/server/testing';
@@ -39,16 +36,7 @@ export async function waitForPorts(ports: readonly number[], timeoutMs: number, 
 }
 
 /** User plus system CPU of process `pid` so far, ms; 0 once it is gone. */
-export function cpuMsOfPid(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // The command name (field 2) is in parentheses and may hold spaces: count fields after its closing one.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_S;
-  } catch {
-    return 0;
-  }
-}
+export { cpuMsOfPid } from '../../support/proc-cpu.js';
 
 /** Resolves once no process `pid` exists (polls /proc every 20 ms). */
 export async function waitForExit(pid: number): Promise<void> {
