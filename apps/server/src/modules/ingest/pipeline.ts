@@ -54,10 +54,14 @@ export interface TPipelineOptions {
 }
 
 /**
- * Batches written at once. Two overlap one batch's database round trips with the next one's parsing and let
- * PostgreSQL use both cores; writeIngestBatch sorts rows by key so concurrent batches lock in the same order.
+ * Batches written at once. Each batch is one statement (telemetry/write.ts) whose row locks (latest, rollups, device
+ * rows: every batch touches the same devices) last until its commit is flushed, so concurrent batches queue on
+ * each other's locks in PostgreSQL while the others parse, answer and wait for WAL; four kept 1-point ingest
+ * 1.4–2× above two on a shared 2-core machine (docs/decisions/ingest.md "1-point ingest"), six measured no better,
+ * and four leave most of the default pool of 10 to the API and the rule engines. writeIngestBatch sorts rows by key
+ * so that concurrent batches lock in the same order.
  */
-export const INGEST_WRITERS = 2;
+export const INGEST_WRITERS = 4;
 /** Batches' worth of points held at most: one per writer, one ready for the next free writer, one filling. */
 export const INGEST_QUEUED_BATCHES = INGEST_WRITERS + 2;
 /**
