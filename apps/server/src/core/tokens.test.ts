@@ -1,5 +1,5 @@
 import { SignJWT } from 'jose';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TokenService } from './tokens.js';
 
 const SECRET = 'a-secret-of-the-test-that-is-long-enough-for-hs256';
@@ -36,5 +36,33 @@ describe('access tokens with the key imported once', () => {
     expect(await tokens.verify(await other.sign(payload))).toEqual({ ok: false, reason: 'invalid' });
     const old = await signWithBytes({ tid: 3, email: 'a@example.com', level: 'vendor', fea: ['1'] }, Math.floor(Date.now() / 1000) - 60);
     expect(await tokens.verify(old)).toEqual({ ok: false, reason: 'expired' });
+  });
+
+  describe('remembered as verified', () => {
+    afterEach(() => {
+      vi.useRealTimers();
+    });
+
+    it('answers a token verified before as expired once its expiry passes', async () => {
+      const tokens = await create();
+      const token = await tokens.sign(payload, 60);
+      expect((await tokens.verify(token)).ok).toBe(true);
+      expect((await tokens.verify(token)).ok).toBe(true);
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+      expect(await tokens.verify(token)).toEqual({ ok: false, reason: 'expired' });
+    });
+
+    it('does not let a token with an altered signature or payload pass because the genuine one was verified', async () => {
+      const tokens = await create();
+      const token = await tokens.sign(payload);
+      expect((await tokens.verify(token)).ok).toBe(true);
+      const [header, body, signature] = token.split('.') as [string, string, string];
+      const flipped = `${signature.slice(0, -2)}${signature.endsWith('AA') ? 'BA' : 'AA'}`;
+      expect(await tokens.verify(`${header}.${body}.${flipped}`)).toEqual({ ok: false, reason: 'invalid' });
+      const admin = Buffer.from(JSON.stringify({ ...JSON.parse(Buffer.from(body, 'base64url').toString()), level: 'admin' })).toString(
+        'base64url',
+      );
+      expect(await tokens.verify(`${header}.${admin}.${signature}`)).toEqual({ ok: false, reason: 'invalid' });
+    });
   });
 });
