@@ -1,6 +1,6 @@
 /**
  * The bound on what all devices' connections together make ingest hold (docs/decisions/ingest.md "Overload").
- * read-ahead.ts already makes a connection read its next chunk only when every publish of its last chunk is done,
+ * read-ahead.ts already makes a connection read its next chunk only while few of its packets are pending,
  * and admission.ts bounds the points admitted; but every connection's last chunk — up to hundreds of small
  * publishes — may still wait for admission, so what waits grew with the number of devices (measured: 510 devices of
  * 1-point messages at 3× capacity: 10,899 publishes waiting within 10 s and rising, RSS past 2× idle). This gate
