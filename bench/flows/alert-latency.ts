@@ -86,7 +86,7 @@ export async function measureAlertLatency(server: TRunningServer, pointsPerS: nu
     const p99 = percentile(alertLatencies, 99);
     const met = p99 <= 1000 && alertLatencies.length === sent && achieved >= pointsPerS * 0.98;
     console.log(
-      `flows: ${sent} points sent, ${acked} acknowledged in ${ackedS.toFixed(1)} s: ${pointsPerS} points/s offered, ${achieved.toFixed(0)} points/s achieved; ${alertLatencies.length} seen in a stored platform alert; engine runs ${server.flows.counters.runs}, refused ${server.flows.counters.refused}`,
+      `flows: ${sent} points sent, ${acked} acknowledged in ${ackedS.toFixed(1)} s: ${pointsPerS} points/s offered, ${achieved.toFixed(0)} points/s achieved; ${alertLatencies.length} seen in a stored platform alert; engine runs ${server.flows.counters.runs}, failed ${server.flows.counters.errors}, refused ${server.flows.counters.refused}`,
     );
     console.log(
       `flows: publish → platform alert stored p50 ${f(percentile(alertLatencies, 50))}, p99 ${f(p99)} (≤ 1,000 ms at the rate offered: ${met ? 'met' : 'NOT met'}) — baseline publish → PUBACK (point committed) p50 ${f(percentile(ackLatencies, 50))}, p99 ${f(percentile(ackLatencies, 99))}`,

@@ -85,4 +85,17 @@ describe('platform alert raises', () => {
     for (const release of held) release();
     expect((await Promise.all([...tick1, ...tick2])).map((a) => a.touch.id)).toEqual([1, 2, 3, 3, 4]);
   });
+
+  it('gives a later batch later times than an earlier one, even for raises in the same millisecond', async () => {
+    const batches: number[][] = [];
+    const refresher = new AlertRefresher({} as Db, async (_db, rows) => {
+      batches.push(rows.map((r) => r.now));
+      return rows.map(() => ({ id: 1, inserted: false, flapping: false, notifiedAt: null, firstSeenAt: 0 }));
+    });
+    const first = refresher.raise(target(1), { key: 'temperature', value: 31 }, 5_000);
+    await new Promise((r) => setImmediate(r));
+    const second = refresher.raise(target(1), { key: 'temperature', value: 32 }, 5_000);
+    await Promise.all([first, second]);
+    expect(batches).toEqual([[5_000], [5_001]]);
+  });
 });

@@ -5,8 +5,8 @@
  * (batch-matcher.ts) and reach their alert node in the same tick — are merged per alert (one row counting all of
  * them, with the newest trigger) and written as one statement (`upsertAlerts`) once the tick ends. Up to
  * ALERT_WRITES_IN_FLIGHT statements run at once: a batch does not wait for the one before it, because the upsert's
- * outcome does not depend on the order in which two statements reach a row (the newest `now` keeps its trigger;
- * counts add) and each statement locks its rows in key order, so two never deadlock. Each waiter gets its alert's
+ * outcome does not depend on the order in which two statements reach a row (the newest `now` keeps its trigger, and
+ * each batch's times are later than the one before's; counts add) and each statement locks its rows in key order, so two never deadlock. Each waiter gets its alert's
  * answer; only the first raise of an alert in a batch may be told it opened it (so one run notifies "opened").
  */
 import type { Db } from '../../../db/client.js';
@@ -36,6 +36,8 @@ export class AlertRefresher {
   private pending = new Map<string, TMerged>();
   private inFlight = 0;
   private scheduled = false;
+  /** The newest `now` of the batches taken so far (epoch ms). */
+  private lastNow = Number.NEGATIVE_INFINITY;
 
   constructor(
     private readonly db: Db,
@@ -70,10 +72,20 @@ export class AlertRefresher {
     });
   }
 
+  /**
+   * The next batch. Its raises' times are made later than every earlier batch's (by a millisecond at most per batch):
+   * statements in flight together are ordered by `now` alone, and two raises of one alert in the same millisecond
+   * would otherwise tie, letting the older trigger win when its statement reached the row last.
+   */
   private takeBatch(): TMerged[] {
     const batch = [...this.pending.values()].slice(0, ALERT_BATCH_MAX);
     if (batch.length === this.pending.size) this.pending = new Map();
     else for (const m of batch) this.pending.delete(keyOf(m.target));
+    const floor = this.lastNow + 1;
+    for (const m of batch) {
+      m.now = Math.max(m.now, floor);
+      this.lastNow = Math.max(this.lastNow, m.now);
+    }
     return batch;
   }
 
