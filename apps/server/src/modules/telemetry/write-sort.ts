@@ -3,11 +3,12 @@ import type { TStatusRowIn, TTelemetryRowIn } from './rows.js';
 
 /** Telemetry sorted by (device, key, ts); of points repeated inside the batch the first one is kept. */
 export function sortTelemetry(rows: readonly TTelemetryRowIn[]): TTelemetryRowIn[] {
-  const sorted = rows
-    .map((r, i) => ({ r, i }))
-    .sort((a, b) => a.r.deviceId - b.r.deviceId || cmp(a.r.key, b.r.key) || a.r.ts - b.r.ts || a.i - b.i)
-    .map((x) => x.r);
-  return sorted.filter((r, i) => i === 0 || !samePoint(sorted[i - 1], r));
+  // Array.prototype.sort is stable (ECMAScript 2019), so of equal keys the first received stays first.
+  const sorted = [...rows].sort((a, b) => a.deviceId - b.deviceId || cmp(a.key, b.key) || a.ts - b.ts);
+  let kept = 0;
+  for (const r of sorted) if (kept === 0 || !samePoint(sorted[kept - 1], r)) sorted[kept++] = r;
+  sorted.length = kept;
+  return sorted;
 }
 
 /** Status words sorted by (device, ts); repeats inside the batch are dropped. */

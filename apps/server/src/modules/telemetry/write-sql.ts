@@ -1,14 +1,14 @@
 /**
  * The status, device and counter parts of the ingest batch statement (write.ts; telemetry is in write-telemetry.ts):
- * each is one data-modifying CTE that takes whole columns as array parameters through `unnest`, whatever the batch
+ * each is one data-modifying CTE that takes whole columns as array parameters (write-arrays.ts) through `unnest`, whatever the batch
  * size, or null when the batch has nothing for it; works the same on PostgreSQL and PGlite.
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { TRejectedIn, TStatusRowIn, TTelemetryRowIn } from './rows.js';
 import { ranksAfter } from './latest-order.js';
-import { sqlArray } from '../../db/sql-helpers.js';
+import { numberColumn, textColumn } from './write-arrays.js';
 
-const col = <T, V>(rows: readonly T[], pick: (r: T) => V): SQL => sqlArray(rows.map(pick));
+const col = <T>(rows: readonly T[], pick: (r: T) => number | null): SQL => numberColumn(rows.map(pick));
 
 /** CTE `status_in`: stores status words as received (a resent word is absorbed by the primary key). */
 export function statusCte(rows: readonly TStatusRowIn[]): SQL | null {
@@ -65,13 +65,13 @@ export function devicesCte(telemetry: readonly TTelemetryRowIn[], status: readon
         devices.status_ts)),
       devices.status_ts))`;
   return sql`devices_locked as (
-    select id from devices where id = any(${sqlArray(ids)}::int[]) order by id for no key update
+    select id from devices where id = any(${numberColumn(ids)}::int[]) order by id for no key update
   ), devices_touched as (
     update devices set last_seen_at = greatest(coalesce(devices.last_seen_at, 0), s.last_ts),
       first_seen_at = coalesce(devices.first_seen_at, s.first_ts),
       status_value = case when ${takesWord} then s.status_value else devices.status_value end,
       status_ts = case when ${takesWord} then s.status_ts else devices.status_ts end
-    from devices_locked join unnest(${sqlArray(ids)}::int[], ${col(list, (t) => t.first)}::bigint[], ${col(list, (t) => t.last)}::bigint[],
+    from devices_locked join unnest(${numberColumn(ids)}::int[], ${col(list, (t) => t.first)}::bigint[], ${col(list, (t) => t.last)}::bigint[],
       ${col(list, (t) => t.status?.ts ?? null)}::bigint[], ${col(list, (t) => t.status?.svcRecvTs ?? null)}::bigint[],
       ${col(list, (t) => t.status?.value ?? null)}::bigint[])
       as s(device_id, first_ts, last_ts, status_ts, status_recv_ts, status_value) on s.device_id = devices_locked.id
@@ -90,7 +90,7 @@ export function ingestStatsCte(rejected: readonly TRejectedIn[], nowMs: number):
   if (rows.length === 0) return null;
   return sql`stats_in as (
     insert into device_ingest_stats (device_id, reason, count, last_at)
-    select d, r, c, ${nowMs}::bigint from unnest(${col(rows, (r) => r.deviceId)}::int[], ${col(rows, (r) => r.reason)}::text[],
+    select d, r, c, ${nowMs}::bigint from unnest(${col(rows, (r) => r.deviceId)}::int[], ${textColumn(rows.map((r) => r.reason))}::text[],
       ${col(rows, (r) => r.count)}::bigint[]) as x(d, r, c)
     on conflict (device_id, reason) do update set count = device_ingest_stats.count + excluded.count, last_at = excluded.last_at)`;
 }

@@ -9,7 +9,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { ROLLUP_BUCKETS_MS } from '@tessera/contracts';
 import { exactSum } from '../../db/exact-sum.js';
 import type { TTelemetryRowIn } from './rows.js';
-import { sqlArray } from '../../db/sql-helpers.js';
+import { numberColumn, textColumn } from './write-arrays.js';
 
 /** The rollup sums of the inserted rows, in numeric (a float8 sum of finite doubles can overflow). */
 const [SUM1, SUM2, SUM3] = ['v1', 'v2', 'v3'].map((v) => exactSum(sql.raw(v)));
@@ -19,7 +19,7 @@ const BUCKET_SIZES = sql.raw(ROLLUP_BUCKETS_MS.map((ms) => `(${ms}::bigint)`).jo
 
 /**
  * CTEs `ins`, `rolled` and `newest` storing `rows` (sorted by (device, key, ts), no repeats — see write-sort.ts) with
- * their rollups and latest; `ins` yields the raw rows that were new (resends are absorbed by the primary key and feed
+ * their rollups and latest (each column one text parameter: write-arrays.ts); `ins` yields the raw rows that were new (resends are absorbed by the primary key and feed
  * nothing). Null when `rows` is empty.
  */
 export function telemetryCtes(rows: readonly TTelemetryRowIn[]): SQL | null {
@@ -46,8 +46,8 @@ export function telemetryCtes(rows: readonly TTelemetryRowIn[]): SQL | null {
   }
   return sql`ins as (
       insert into telemetry (device_id, key, ts, svc_recv_ts, v1, v2, v3)
-      select * from unnest(${sqlArray(device)}::int[], ${sqlArray(key)}::text[], ${sqlArray(ts)}::bigint[], ${sqlArray(recv)}::bigint[],
-        ${sqlArray(v1)}::float8[], ${sqlArray(v2)}::float8[], ${sqlArray(v3)}::float8[])
+      select * from unnest(${numberColumn(device)}::int[], ${textColumn(key)}::text[], ${numberColumn(ts)}::bigint[],
+        ${numberColumn(recv)}::bigint[], ${numberColumn(v1)}::float8[], ${numberColumn(v2)}::float8[], ${numberColumn(v3)}::float8[])
       on conflict (device_id, key, ts) do nothing
       returning device_id, key, ts, svc_recv_ts, v1, v2, v3
     ), rolled as (
