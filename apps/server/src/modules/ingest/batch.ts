@@ -111,22 +111,33 @@ export function committedRowsOf(messages: readonly TPendingMessage[]): TCommitte
   return { telemetry: messages.flatMap((m) => m.telemetry), status: messages.flatMap((m) => m.status), devices };
 }
 
-/** One live message per device (ZLiveMessage) with every point and status word of committed `messages`. */
-export function liveMessagesOf(messages: readonly TPendingMessage[]): { topic: string; message: TLiveMessage }[] {
-  const lists = new Map<string, TLiveItem[]>();
+/**
+ * One live message per device (ZLiveMessage) with every point and status word of committed `messages`, for the
+ * devices whose live topic `isWatched` answers true of (asked once per device).
+ */
+export function liveMessagesOf(
+  messages: readonly TPendingMessage[],
+  isWatched: (topic: string) => boolean = () => true,
+): { topic: string; message: TLiveMessage }[] {
+  // null: a device nobody watches
+  const lists = new Map<string, TLiveItem[] | null>();
   for (const m of messages) {
     let list = lists.get(m.device.tangramId);
-    if (!list) {
-      list = [];
+    if (list === undefined) {
+      list = isWatched(topics.live(m.device.tangramId)) ? [] : null;
       lists.set(m.device.tangramId, list);
     }
+    if (list === null) continue;
     for (const r of m.telemetry) list.push({ key: r.key, ts: r.ts, vs: valuesOf(r) });
     for (const s of m.status) list.push({ key: STATUS_LIVE_KEY, ts: s.ts, vs: [s.value] });
   }
-  return [...lists].map(([tangramId, list]) => {
+  const live: { topic: string; message: TLiveMessage }[] = [];
+  for (const [tangramId, list] of lists) {
+    if (!list) continue;
     const topic = topics.live(tangramId);
-    return { topic, message: { topic, list } };
-  });
+    live.push({ topic, message: { topic, list } });
+  }
+  return live;
 }
 
 /** v1..v3 without the trailing absent slots (what the device sent). */

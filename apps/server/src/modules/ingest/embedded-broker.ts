@@ -27,6 +27,11 @@ export interface TEmbeddedBroker {
   publish(topic: string, payload: string | Buffer, opts?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
   /** Delivers every publish on the exact `topic` to `onMessage` (a server-side subscription); resolves to its removal. */
   subscribe(topic: string, onMessage: (payload: Buffer) => void): Promise<() => Promise<void>>;
+  /**
+   * True when some subscription of the broker matches `topic` (a client's or the server's): a QoS 0 message on a
+   * topic nobody subscribes to is delivered to no one, retained nowhere, so it need not be built or published.
+   */
+  isWatched(topic: string): boolean;
   /** True when a connected client holds a subscription under `devices/{tangramId}/commands/` (the ACL lets only that device). */
   isDeviceListening(tangramId: string): boolean;
   /** The connected clients (Aedes keeps them but does not type the map). */
@@ -40,6 +45,14 @@ export interface TEmbeddedBroker {
 /** What {@link TEmbeddedBroker.isDeviceListening} reads of Aedes: its connected clients and their subscriptions. */
 interface TAedesClientsView {
   clients: Record<string, { connected: boolean; subscriptions: Record<string, unknown> }>;
+}
+
+/**
+ * What {@link TEmbeddedBroker.isWatched} reads of Aedes: its emitter's topic matcher (mqemitter's qlobber), which
+ * holds every subscription of a connected client and of the server.
+ */
+interface TAedesMatcherView {
+  mq: { _matcher: { match: (topic: string) => unknown[] } };
 }
 
 /** Room for the WebSocket frame around the largest MQTT packet (its fixed header), in bytes. */
@@ -57,6 +70,9 @@ export async function createEmbeddedBroker(
   // MQTT 3.1 capped client ids at 23 characters; ours start with the 30-character Tangram ID (client-ids.ts).
   const aedes = await Aedes.createBroker({ ...hooks, connectTimeout: MQTT_CONNECT_TIMEOUT_MS, maxClientsIdLength: MQTT_CLIENT_ID_MAX });
   guard.attach(aedes);
+  const { _matcher: matcher } = (aedes as unknown as TAedesMatcherView).mq;
+  if (typeof matcher?.match !== 'function')
+    throw new Error('aedes internals changed: isWatched needs mq._matcher.match (embedded-broker.ts)');
   // Only logged-in devices wait at the gate: a new connection reads its CONNECT (Aedes reads nothing more until it is
   // handled; broker-guard.ts bounds its size), and browsers, which hand ingest nothing, keep the live console going.
   const gateOf = (client: Client): TReadGate => ({
@@ -117,6 +133,7 @@ export async function createEmbeddedBroker(
       const remove = () => new Promise<void>((resolve) => aedes.unsubscribe(topic, deliver, resolve));
       return new Promise((resolve) => aedes.subscribe(topic, deliver, () => resolve(remove)));
     },
+    isWatched: (topic) => matcher.match(topic).length > 0,
     isDeviceListening(tangramId) {
       const prefix = `devices/${tangramId}/commands/`;
       // Aedes keeps the live clients and their granted filters (restored sessions included) but does not type them.

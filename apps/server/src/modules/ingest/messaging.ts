@@ -90,6 +90,8 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       const sent = external ? external.publish(topic, payload) : broker.publish(topic, payload);
       sent.catch((err: unknown) => log.warn({ err, topic }, 'live message not published'));
     },
+    // Embedded: a QoS 0 message without a subscriber goes nowhere. External: browsers of other replicas may watch.
+    isLiveWatched: (topic) => isExternal || broker.isWatched(topic),
   });
   const guard = new BrokerGuard(
     {

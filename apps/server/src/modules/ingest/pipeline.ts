@@ -46,6 +46,11 @@ export interface TPipelineOptions {
   stallMs: number;
   /** Publishes a live message (fire and forget; a lost live message is not a lost point). */
   publishLive: (topic: string, message: TLiveMessage) => void;
+  /**
+   * Whether anyone may receive a live message on `topic` (default: always). A device nobody watches gets no live
+   * message built and published for each batch of it.
+   */
+  isLiveWatched?: (topic: string) => boolean;
   /** Rate limit per device, points per second and burst (default: the contracts limits). */
   ratePerS?: number;
   burst?: number;
@@ -89,6 +94,8 @@ export class IngestPipeline {
   private closing = false;
   /** Publishes awaiting their project's keys; drain waits for them. */
   private readonly arriving = new Set<Promise<void>>();
+  /** Project keys by the directory's promise of them, once it resolved (a new promise after the directory's TTL). */
+  private readonly loadedKeys = new WeakMap<Promise<ReadonlySet<string>>, ReadonlySet<string>>();
   private readonly gate: AdmissionGate;
   private readonly reading: ReadGate;
   private readonly buckets = new Map<number, TokenBucket>();
@@ -115,29 +122,84 @@ export class IngestPipeline {
   /**
    * Takes one publish of `device` on its telemetry or status topic, received at `svcRecvTs`. Resolves once the batch
    * holding it (or its refusal counter) has committed; rejects with IngestClosedError when shutdown gave up on it.
+   * When its project's keys are known and admission has room (nearly always), the publish is parsed and filed at
+   * once, and the one promise it costs is the one answered.
    */
-  async submit(device: TIngestDevice, kind: 'telemetry' | 'status', payload: Buffer, svcRecvTs = Date.now()): Promise<void> {
-    if (this.closing) throw new IngestClosedError('ingest is closing');
+  submit(device: TIngestDevice, kind: 'telemetry' | 'status', payload: Buffer, svcRecvTs = Date.now()): Promise<void> {
+    if (this.closing) return Promise.reject(new IngestClosedError('ingest is closing'));
     if (this.open++ === 0) this.busySince = Date.now();
     this.reading.enter(payload.length);
+    const loading = this.opts.directory.projectKeys(device.projectId);
+    const keys = this.loadedKeys.get(loading);
+    const turn = keys ? this.gate.enter() : undefined;
+    if (keys && turn === null) return this.admit(device, kind, payload, keys, svcRecvTs);
+    return this.submitWaiting(device, kind, payload, svcRecvTs, loading, turn ?? undefined);
+  }
+
+  /** {@link submit} of a publish that waits for its project's keys (`turn` undefined) or for its admission `turn`. */
+  private async submitWaiting(
+    device: TIngestDevice,
+    kind: 'telemetry' | 'status',
+    payload: Buffer,
+    svcRecvTs: number,
+    loading: Promise<ReadonlySet<string>>,
+    turn: Promise<void> | undefined,
+  ): Promise<void> {
+    let keys: ReadonlySet<string>;
     try {
-      const keys = await this.keysOf(device);
-      const turn = this.gate.enter();
-      if (turn) await turn;
-      let held = 0;
-      let done: Promise<void>;
-      try {
-        if (this.closing) throw new IngestClosedError('ingest is closing');
-        [done, held] = this.take(device, kind, payload, keys, svcRecvTs);
-      } finally {
-        this.gate.added(held);
+      if (turn) {
+        keys = this.loadedKeys.get(loading) as ReadonlySet<string>;
+        await turn;
+      } else {
+        keys = await this.keysOf(loading);
+        const next = this.gate.enter();
+        if (next) await next;
       }
-      this.schedule();
-      await done;
-    } finally {
-      this.open -= 1;
-      this.reading.leave(payload.length);
+    } catch (err) {
+      this.answered(payload.length);
+      throw err;
     }
+    return this.admit(device, kind, payload, keys, svcRecvTs);
+  }
+
+  /**
+   * Files an admitted publish (the caller holds the admission gate, released here): answers the promise its
+   * publisher waits on, which also ends its count as an open publish.
+   */
+  private admit(
+    device: TIngestDevice,
+    kind: 'telemetry' | 'status',
+    payload: Buffer,
+    keys: ReadonlySet<string>,
+    svcRecvTs: number,
+  ): Promise<void> {
+    if (this.closing) {
+      this.gate.added(0);
+      this.answered(payload.length);
+      return Promise.reject(new IngestClosedError('ingest is closing'));
+    }
+    const waiter = new PublishWaiter(this, payload.length);
+    const done = new Promise<void>((resolve, reject) => {
+      waiter.settle = resolve;
+      waiter.fail = reject;
+    });
+    let held = 0;
+    try {
+      held = this.take(device, kind, payload, keys, svcRecvTs, waiter);
+    } finally {
+      this.gate.added(held);
+    }
+    this.schedule();
+    return done;
+  }
+
+  /**
+   * A publish of `bytes` handed to ingest was answered (acknowledged or given up): it is no longer open and no longer
+   * holds the read gate. Called once per publish, by its waiter.
+   */
+  answered(bytes: number): void {
+    this.open -= 1;
+    this.reading.leave(bytes);
   }
 
   /**
@@ -178,32 +240,31 @@ export class IngestPipeline {
     }
   }
 
-  private async keysOf(device: TIngestDevice): Promise<ReadonlySet<string>> {
-    const loaded = this.opts.directory.projectKeys(device.projectId);
-    const arrival = loaded.then(
+  /** Waits for a project's keys (drain waits for such publishes) and remembers `loading` as loaded. */
+  private async keysOf(loading: Promise<ReadonlySet<string>>): Promise<ReadonlySet<string>> {
+    const arrival = loading.then(
       () => undefined,
       () => undefined,
     );
     this.arriving.add(arrival);
     try {
-      return await loaded;
+      const keys = await loading;
+      this.loadedKeys.set(loading, keys);
+      return keys;
     } finally {
       this.arriving.delete(arrival);
     }
   }
 
-  /** Parses and files one admitted publish; answers its acknowledgement promise and the points it holds. */
+  /** Parses and files one admitted publish whose publisher waits on `waiter`; answers the points it holds. */
   private take(
     device: TIngestDevice,
     kind: 'telemetry' | 'status',
     payload: Buffer,
     keys: ReadonlySet<string>,
     svcRecvTs: number,
-  ): [Promise<void>, number] {
-    let waiter: TWaiter = { resolve: () => undefined, reject: () => undefined };
-    const done = new Promise<void>((resolve, reject) => {
-      waiter = { resolve, reject };
-    });
+    waiter: TWaiter,
+  ): number {
     const batch = this.filling;
     const before = batch.size;
     const parsed = parseDevicePayload(kind, payload, keys, svcRecvTs);
@@ -212,7 +273,7 @@ export class IngestPipeline {
       this.reject(batch, device, parsed.reason, parsed.count, parsed.detail, waiter);
     } else {
       const n = parsed.kind === 'telemetry' ? parsed.points.length : 1;
-      const newestTs = parsed.kind === 'telemetry' ? parsed.points.reduce((t, p) => Math.max(t, p.ts), 0) : parsed.status.ts;
+      const newestTs = parsed.kind === 'telemetry' ? newestTsOf(parsed.points) : parsed.status.ts;
       if (!this.bucketOf(device.id).take(n, newestTs, svcRecvTs)) {
         const rate = this.opts.ratePerS ?? DEVICE_RATE_POINTS_PER_S;
         this.reject(batch, device, 'rate_limited', n, `over ${rate} points/s by the device's clock`, waiter);
@@ -226,7 +287,7 @@ export class IngestPipeline {
       this.ready.push(batch);
       this.filling = new PendingBatch();
     }
-    return [done, batch.size - before];
+    return batch.size - before;
   }
 
   private reject(batch: PendingBatch, device: TIngestDevice, reason: TRejectReason, count: number, detail: string, waiter: TWaiter): void {
@@ -311,12 +372,46 @@ export class IngestPipeline {
     if (this.inOrder[0] === turn) for (const m of messages) m.waiter.resolve();
     else turn.held.push(...messages);
     if (messages.length === 0) return;
-    for (const { topic, message } of liveMessagesOf(messages)) this.opts.publishLive(topic, message);
+    for (const { topic, message } of liveMessagesOf(messages, this.opts.isLiveWatched)) this.opts.publishLive(topic, message);
     if (!this.onCommitted) return;
     try {
       this.onCommitted(committedRowsOf(messages));
     } catch (err) {
       this.opts.log.error({ err }, 'ingest commit listener failed');
     }
+  }
+}
+
+/** The newest `ts` of `points`. */
+function newestTsOf(points: readonly { ts: number }[]): number {
+  let newest = 0;
+  for (const p of points) if (p.ts > newest) newest = p.ts;
+  return newest;
+}
+
+/** A publisher's acknowledgement: settling it also ends the publish's count as open (see IngestPipeline.answered). */
+class PublishWaiter implements TWaiter {
+  settle: () => void = () => undefined;
+  fail: (err: Error) => void = () => undefined;
+  private isAnswered = false;
+
+  constructor(
+    private readonly pipeline: IngestPipeline,
+    private readonly bytes: number,
+  ) {}
+
+  resolve(): void {
+    if (this.answer()) this.settle();
+  }
+
+  reject(err: Error): void {
+    if (this.answer()) this.fail(err);
+  }
+
+  private answer(): boolean {
+    if (this.isAnswered) return false;
+    this.isAnswered = true;
+    this.pipeline.answered(this.bytes);
+    return true;
   }
 }
