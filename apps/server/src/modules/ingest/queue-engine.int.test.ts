@@ -174,9 +174,16 @@ describe.skipIf(TEST_DB_KIND !== 'postgres' || !installed)('queue engine: Rabbit
     await waitUntil(async () => (await telemetryCount(server.ctx.db, c.id)) === 1);
     await waitUntil(() => live.flatMap((m) => m.list).some((p) => p.key === 'temperature' && p.ts === ts));
 
-    await server.ctx.bus.publish(`devices/${c.tangramId}/commands/r1`, JSON.stringify({ hello: 1 }), { qos: 1 });
+    await server.ctx.bus.publish(topics.command(c.tangramId, 'r1'), JSON.stringify({ hello: 1 }), { qos: 1 });
     await waitUntil(() => commands.length === 1);
     expect(JSON.parse(commands[0])).toEqual({ hello: 1 });
+    // The device's reply reaches the replica that waits for it (remote control's path).
+    const replies: string[] = [];
+    const unsubscribe = await server.ctx.bus.subscribe(topics.commandReply(c.tangramId, 'r1'), (p) => replies.push(p.toString()));
+    await dev.publishAsync(topics.commandReply(c.tangramId, 'r1'), JSON.stringify({ ok: true }), { qos: 1 });
+    await waitUntil(() => replies.length === 1);
+    expect(JSON.parse(replies[0])).toEqual({ ok: true });
+    await unsubscribe();
     expect(server.ctx.bus.isUp()).toBe(true);
     await dev.endAsync();
     await browser.endAsync();
