@@ -178,11 +178,8 @@ export class IngestPipeline {
       this.answered(payload.length);
       return Promise.reject(new IngestClosedError('ingest is closing'));
     }
-    const waiter = new PublishWaiter(this, payload.length);
-    const done = new Promise<void>((resolve, reject) => {
-      waiter.settle = resolve;
-      waiter.fail = reject;
-    });
+    const done = new Promise<void>(captureSettlers);
+    const waiter = new PublishWaiter(this, payload.length, capturedSettle, capturedFail);
     let held = 0;
     try {
       held = this.take(device, kind, payload, keys, svcRecvTs, waiter);
@@ -389,15 +386,28 @@ function newestTsOf(points: readonly { ts: number }[]): number {
   return newest;
 }
 
+/** A promise's resolve and reject, as the last `new Promise(captureSettlers)` handed them over. */
+let capturedSettle: () => void = () => undefined;
+let capturedFail: (err: Error) => void = () => undefined;
+
+/**
+ * The executor of every publish's promise: one function for all of them rather than a closure per publish (an
+ * allocation per message, and under tsx a `__name` call each: 2 % of the server's busy time in 1-point ingest).
+ */
+function captureSettlers(resolve: () => void, reject: (err: Error) => void): void {
+  capturedSettle = resolve;
+  capturedFail = reject;
+}
+
 /** A publisher's acknowledgement: settling it also ends the publish's count as open (see IngestPipeline.answered). */
 class PublishWaiter implements TWaiter {
-  settle: () => void = () => undefined;
-  fail: (err: Error) => void = () => undefined;
   private isAnswered = false;
 
   constructor(
     private readonly pipeline: IngestPipeline,
     private readonly bytes: number,
+    private readonly settle: () => void,
+    private readonly fail: (err: Error) => void,
   ) {}
 
   resolve(): void {

@@ -17,13 +17,14 @@ const [SUM1, SUM2, SUM3] = ['v1', 'v2', 'v3'].map((v) => exactSum(sql.raw(v)));
 /** The rollup bucket sizes as a VALUES list (constants from contracts, not user input). */
 const BUCKET_SIZES = sql.raw(ROLLUP_BUCKETS_MS.map((ms) => `(${ms}::bigint)`).join(', '));
 
+/** The parameters of {@link TELEMETRY_CTES}, by placeholder name. */
+export type TTelemetryParams = Record<'t_device' | 't_key' | 't_ts' | 't_recv' | 't_v1' | 't_v2' | 't_v3', string>;
+
 /**
- * CTEs `ins`, `rolled` and `newest` storing `rows` (sorted by (device, key, ts), no repeats — see write-sort.ts) with
- * their rollups and latest (each column one text parameter: write-arrays.ts); `ins` yields the raw rows that were new (resends are absorbed by the primary key and feed
- * nothing). Null when `rows` is empty.
+ * The values of {@link TELEMETRY_CTES}' placeholders for `rows` (sorted by (device, key, ts), no repeats — see
+ * write-sort.ts): each column one array literal (write-arrays.ts).
  */
-export function telemetryCtes(rows: readonly TTelemetryRowIn[]): SQL | null {
-  if (rows.length === 0) return null;
+export function telemetryParams(rows: readonly TTelemetryRowIn[]): TTelemetryParams {
   const n = rows.length;
   const [device, key, ts, recv, v1, v2, v3] = [
     new Array<number>(n),
@@ -44,10 +45,28 @@ export function telemetryCtes(rows: readonly TTelemetryRowIn[]): SQL | null {
     v2[i] = r.v2;
     v3[i] = r.v3;
   }
-  return sql`ins as (
+  return {
+    t_device: numberColumn(device),
+    t_key: textColumn(key),
+    t_ts: numberColumn(ts),
+    t_recv: numberColumn(recv),
+    t_v1: numberColumn(v1),
+    t_v2: numberColumn(v2),
+    t_v3: numberColumn(v3),
+  };
+}
+
+const p = (name: keyof TTelemetryParams): SQL => sql`${sql.placeholder(name)}::text`;
+
+/**
+ * CTEs `ins`, `rolled` and `newest` storing the rows of {@link telemetryParams} with their rollups and latest; `ins`
+ * yields the raw rows that were new (resends are absorbed by the primary key and feed nothing). The same text for
+ * every batch, so PostgreSQL can keep it prepared (write.ts).
+ */
+export const TELEMETRY_CTES: SQL = sql`ins as (
       insert into telemetry (device_id, key, ts, svc_recv_ts, v1, v2, v3)
-      select * from unnest(${numberColumn(device)}::int[], ${textColumn(key)}::text[], ${numberColumn(ts)}::bigint[],
-        ${numberColumn(recv)}::bigint[], ${numberColumn(v1)}::float8[], ${numberColumn(v2)}::float8[], ${numberColumn(v3)}::float8[])
+      select * from unnest(${p('t_device')}::int[], ${p('t_key')}::text[], ${p('t_ts')}::bigint[], ${p('t_recv')}::bigint[],
+        ${p('t_v1')}::float8[], ${p('t_v2')}::float8[], ${p('t_v3')}::float8[])
       on conflict (device_id, key, ts) do nothing
       returning device_id, key, ts, svc_recv_ts, v1, v2, v3
     ), rolled as (
@@ -82,4 +101,3 @@ export function telemetryCtes(rows: readonly TTelemetryRowIn[]): SQL | null {
       where (least(excluded.ts, excluded.svc_recv_ts), excluded.ts)
         >= (least(telemetry_latest.ts, telemetry_latest.svc_recv_ts), telemetry_latest.ts)
     )`;
-}

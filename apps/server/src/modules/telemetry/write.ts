@@ -6,35 +6,82 @@
  * forward only by a point that ranks after the one held (latest-order.ts: ts capped at the receive time),
  * devices.last_seen_at/first_seen_at, and rejected-point counters (device_ingest_stats). Either all of it commits or
  * none of it. Every part is a data-modifying CTE (write-telemetry.ts, write-sql.ts) taking whole columns as arrays
- * through `unnest`, so a batch costs one statement whatever its size; PostgreSQL aggregates the rollups and latest
+ * through `unnest`, so a batch costs one statement whatever its size (and its text is the same for every batch of a
+ * shape, so PostgreSQL keeps it prepared); PostgreSQL aggregates the rollups and latest
  * from the inserted rows. The CTEs share one snapshot: none sees another's changes, and none needs to (each table is
  * changed by one CTE; write-sql.ts says why the status probe is unaffected). Rows are sorted by primary key (and the
  * device rows locked in id order) so that concurrent batches lock in the same order (no deadlocks).
  */
-import { sql, type SQL } from 'drizzle-orm';
-import { rowsOf, type Db } from '../../db/client.js';
-import { devicesCte, ingestStatsCte, statusCte } from './write-sql.js';
-import { telemetryCtes } from './write-telemetry.js';
+import { type Placeholder, sql } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import pg from 'pg';
+import type { Db } from '../../db/client.js';
+import { DEVICES_CTE, devicesParams, INGEST_STATS_CTE, ingestStatsParams, STATUS_CTE, statusParams } from './write-sql.js';
+import { TELEMETRY_CTES, telemetryParams } from './write-telemetry.js';
 import { sortStatus, sortTelemetry } from './write-sort.js';
 import type { TBatchResult, TIngestBatch } from './rows.js';
 
 export type { TBatchResult, TIngestBatch, TRejectedIn, TStatusRowIn, TTelemetryRowIn } from './rows.js';
 
+/** The statement's parts, in statement order; a batch uses those it has rows for (bit i of its shape: part i). */
+const PARTS = [TELEMETRY_CTES, STATUS_CTE, DEVICES_CTE, INGEST_STATS_CTE];
+
+/** One rendered statement: its text, the placeholder name of each `$n`, and its prepared statement's name. */
+interface TStatement {
+  name: string;
+  text: string;
+  params: string[];
+}
+
+/** Rendered statements by shape (at most 2^4): drizzle builds and renders each once, not once per batch. */
+const statements = new Map<number, TStatement>();
+const dialect = new PgDialect();
+
+function statementOf(shape: number): TStatement {
+  let st = statements.get(shape);
+  if (!st) {
+    const parts = PARTS.filter((_, i) => shape & (1 << i));
+    // Unreferenced data-modifying CTEs still run to completion (PostgreSQL "WITH Queries", 7.8.4).
+    const inserted = shape & 1 ? sql`(select count(*) from ins)::int` : sql`0`;
+    const q = dialect.sqlToQuery(sql`with ${sql.join(parts, sql`, `)} select ${inserted} as n`);
+    st = { name: `tessera_ingest_batch_${shape}`, text: q.sql, params: q.params.map((x) => (x as Placeholder).name) };
+    statements.set(shape, st);
+  }
+  return st;
+}
+
+/** The drivers' own query methods (drizzle's `$client`): a pg Pool, or PGlite. */
+interface TRawClient {
+  query(textOrConfig: string | { name: string; text: string; values: unknown[] }, values?: unknown[]): Promise<{ rows: { n: number }[] }>;
+}
+
 /**
- * Writes `batch` atomically in one statement.
+ * Writes `batch` atomically in one statement, through the driver itself (pg: a named statement, so each connection
+ * parses and plans it once; PGlite: the same text each time). Drizzle renders each statement's text once.
  * @throws the database error when the statement fails (nothing of the batch is stored).
  */
 export async function writeIngestBatch(db: Db, batch: TIngestBatch): Promise<TBatchResult> {
   const telemetry = sortTelemetry(batch.telemetry);
   const status = sortStatus(batch.status);
-  const telemetryPart = telemetryCtes(telemetry);
-  const parts = [telemetryPart, statusCte(status), devicesCte(telemetry, status), ingestStatsCte(batch.rejected, Date.now())].filter(
-    (p): p is SQL => p !== null,
-  );
-  if (parts.length === 0) return { inserted: 0, duplicates: 0 };
-  // Unreferenced data-modifying CTEs still run to completion (PostgreSQL "WITH Queries", 7.8.4).
-  const inserted = telemetryPart ? sql`(select count(*) from ins)::int` : sql`0`;
-  const res = await db.execute(sql`with ${sql.join(parts, sql`, `)} select ${inserted} as n`);
-  const n = Number(rowsOf<{ n: number }>(res)[0].n);
+  const parts = [
+    telemetry.length > 0 ? telemetryParams(telemetry) : null,
+    statusParams(status),
+    devicesParams(telemetry, status),
+    ingestStatsParams(batch.rejected, Date.now()),
+  ];
+  let shape = 0;
+  const byName: Record<string, string> = {};
+  parts.forEach((part, i) => {
+    if (!part) return;
+    shape |= 1 << i;
+    Object.assign(byName, part);
+  });
+  if (shape === 0) return { inserted: 0, duplicates: 0 };
+  const st = statementOf(shape);
+  const values = st.params.map((name) => byName[name]);
+  const client = (db as unknown as { $client: TRawClient }).$client;
+  const res =
+    client instanceof pg.Pool ? await client.query({ name: st.name, text: st.text, values }) : await client.query(st.text, values);
+  const n = Number(res.rows[0].n);
   return { inserted: n, duplicates: batch.telemetry.length - n };
 }
