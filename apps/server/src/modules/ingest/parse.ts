@@ -13,6 +13,12 @@ import {
   type TTelemetryPoint,
 } from '@tessera/contracts';
 
+/**
+ * The two shapes of ZTelemetryMessage (one point, or a list of them), parsed by the one the JSON has rather than
+ * through the union, which tries the single point first and builds its issues for every list.
+ */
+const [ZOnePoint, ZPointList] = ZTelemetryMessage.options;
+
 /** Why a message was refused (the `reason` of device_ingest_stats). */
 export type TRejectReason = TIngestRejectReason;
 
@@ -45,18 +51,26 @@ export function parseDevicePayload(
     if (!isDeviceTsAccepted(status.data.ts, nowMs)) return outOfWindow(status.data.ts, 1);
     return { ok: true, kind: 'status', status: status.data };
   }
-  if (Array.isArray(json) && json.length > MAX_POINTS_PER_MESSAGE) {
-    return { ok: false, reason: 'too_many_points', count: json.length, detail: `more than ${MAX_POINTS_PER_MESSAGE} points` };
+  let points: TTelemetryPoint[];
+  if (Array.isArray(json)) {
+    if (json.length > MAX_POINTS_PER_MESSAGE) {
+      return { ok: false, reason: 'too_many_points', count: json.length, detail: `more than ${MAX_POINTS_PER_MESSAGE} points` };
+    }
+    const parsed = ZPointList.safeParse(json);
+    if (!parsed.success)
+      return { ok: false, reason: 'malformed', count: Math.max(json.length, 1), detail: firstIssue(parsed.error.issues) };
+    points = parsed.data;
+  } else {
+    const parsed = ZOnePoint.safeParse(json);
+    if (!parsed.success) return { ok: false, reason: 'malformed', count: 1, detail: firstIssue(parsed.error.issues) };
+    points = [parsed.data];
   }
-  const parsed = ZTelemetryMessage.safeParse(json);
-  if (!parsed.success) {
-    const count = Array.isArray(json) ? Math.max(json.length, 1) : 1;
-    return { ok: false, reason: 'malformed', count, detail: firstIssue(parsed.error.issues) };
+  // One pass: the first unknown key refuses the message before any timestamp is looked at, as before.
+  let outside: TTelemetryPoint | undefined;
+  for (const p of points) {
+    if (!knownKeys.has(p.key)) return { ok: false, reason: 'unknown_key', count: points.length, detail: `unknown key ${p.key}` };
+    if (!outside && !isDeviceTsAccepted(p.ts, nowMs)) outside = p;
   }
-  const points = Array.isArray(parsed.data) ? parsed.data : [parsed.data];
-  const unknown = points.find((p) => !knownKeys.has(p.key));
-  if (unknown) return { ok: false, reason: 'unknown_key', count: points.length, detail: `unknown key ${unknown.key}` };
-  const outside = points.find((p) => !isDeviceTsAccepted(p.ts, nowMs));
   if (outside) return outOfWindow(outside.ts, points.length);
   return { ok: true, kind: 'telemetry', points };
 }
