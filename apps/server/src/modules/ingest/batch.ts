@@ -20,8 +20,8 @@ export interface TWaiter {
 /** One accepted publish: its telemetry points or its status word, as rows. */
 export interface TPendingMessage {
   device: TIngestDevice;
-  telemetry: TTelemetryRowIn[];
-  status: TStatusRowIn[];
+  telemetry: readonly TTelemetryRowIn[];
+  status: readonly TStatusRowIn[];
   /** Points it holds (a status word counts as one). */
   points: number;
   waiter: TWaiter;
@@ -33,6 +33,16 @@ export interface TCommittedRows {
   status: readonly TStatusRowIn[];
   devices: ReadonlyMap<number, TIngestDevice>;
 }
+
+/** The rows of a slice of messages, gathered once for both the writer and the commit listener. */
+export interface TSliceRows {
+  telemetry: TTelemetryRowIn[];
+  status: TStatusRowIn[];
+}
+
+/** What a message without telemetry or without a status word holds there (shared: one allocation less per message). */
+const NO_TELEMETRY: readonly TTelemetryRowIn[] = Object.freeze([]);
+const NO_STATUS: readonly TStatusRowIn[] = Object.freeze([]);
 
 /** A batch under construction. */
 export class PendingBatch {
@@ -57,14 +67,14 @@ export class PendingBatch {
       v2: p.vs[1] ?? null,
       v3: p.vs[2] ?? null,
     }));
-    this.push({ device, telemetry, status: [], points: points.length, waiter });
+    this.push({ device, telemetry, status: NO_STATUS, points: points.length, waiter });
   }
 
   /** Adds an accepted status word of `device`. */
   addStatus(device: TIngestDevice, status: TStatusMessage, svcRecvTs: number, waiter: TWaiter): void {
     this.push({
       device,
-      telemetry: [],
+      telemetry: NO_TELEMETRY,
       status: [{ deviceId: device.id, ts: status.ts, svcRecvTs, value: status.value }],
       points: 1,
       waiter,
@@ -99,16 +109,27 @@ export function addCount(counters: Map<string, TRejectedIn>, deviceId: number, r
   else counters.set(k, { deviceId, reason, count });
 }
 
-/** The writer's argument for `messages` plus `rejected` counters. */
-export function toWrite(messages: readonly TPendingMessage[], rejected: readonly TRejectedIn[]): TIngestBatch {
-  return { telemetry: messages.flatMap((m) => m.telemetry), status: messages.flatMap((m) => m.status), rejected: [...rejected] };
+/** The rows of `messages`, in their order. */
+export function rowsOf(messages: readonly TPendingMessage[]): TSliceRows {
+  const telemetry: TTelemetryRowIn[] = [];
+  const status: TStatusRowIn[] = [];
+  for (const m of messages) {
+    for (const r of m.telemetry) telemetry.push(r);
+    for (const r of m.status) status.push(r);
+  }
+  return { telemetry, status };
 }
 
-/** The rows and devices of committed `messages`, for the commit listener. */
-export function committedRowsOf(messages: readonly TPendingMessage[]): TCommittedRows {
+/** The writer's argument for `rows` plus `rejected` counters. */
+export function toWrite(rows: TSliceRows, rejected: readonly TRejectedIn[]): TIngestBatch {
+  return { telemetry: rows.telemetry, status: rows.status, rejected: [...rejected] };
+}
+
+/** The committed `rows` of `messages` and their devices, for the commit listener. */
+export function committedRowsOf(messages: readonly TPendingMessage[], rows: TSliceRows): TCommittedRows {
   const devices = new Map<number, TIngestDevice>();
   for (const m of messages) devices.set(m.device.id, m.device);
-  return { telemetry: messages.flatMap((m) => m.telemetry), status: messages.flatMap((m) => m.status), devices };
+  return { telemetry: rows.telemetry, status: rows.status, devices };
 }
 
 /**

@@ -7,7 +7,7 @@
  */
 import type { Logger } from 'pino';
 import type { TBatchResult, TIngestBatch, TRejectedIn } from '../telemetry/rows.js';
-import { addCount, type PendingBatch, type TPendingMessage, toWrite } from './batch.js';
+import { addCount, type PendingBatch, rowsOf, type TPendingMessage, type TSliceRows, toWrite } from './batch.js';
 import { classifyWriteFailure, sqlStateOf } from './write-failure.js';
 
 const BACKOFF_START_MS = 100;
@@ -26,8 +26,8 @@ export interface TCommitDeps {
   isClosing: () => boolean;
   /** A write failed and will be retried (or split). */
   onFailure: () => void;
-  /** `messages` (possibly none: counters only) committed with `result`; acknowledge and publish them. */
-  onCommitted: (messages: readonly TPendingMessage[], result: TBatchResult) => void;
+  /** `messages` (possibly none: counters only; `rows` theirs) committed with `result`; acknowledge and publish them. */
+  onCommitted: (messages: readonly TPendingMessage[], result: TBatchResult, rows: TSliceRows) => void;
   /**
    * The database refused `message` on its own (`err` says why): it is counted `unstorable` in the database and
    * acknowledged after that count is written; the pipeline counts and logs it.
@@ -48,10 +48,11 @@ export async function commitBatch(batch: PendingBatch, deps: TCommitDeps): Promi
   const todo: TPendingMessage[][] = [batch.messages];
   while (todo.length > 0) {
     const slice = todo.pop() as TPendingMessage[];
-    const outcome = await writeRetrying(deps, slice, counters);
+    const rows = rowsOf(slice);
+    const outcome = await writeRetrying(deps, slice, rows, counters);
     if (outcome.kind === 'committed') {
       counters = [];
-      deps.onCommitted(slice, outcome.result);
+      deps.onCommitted(slice, outcome.result, rows);
     } else if (outcome.kind === 'closed') {
       for (const m of [slice, ...todo].flat()) m.waiter.reject(new IngestClosedError('batch not stored before shutdown'));
       for (const w of refusedWaiters) w.resolve();
@@ -72,17 +73,23 @@ export async function commitBatch(batch: PendingBatch, deps: TCommitDeps): Promi
   }
   for (const c of counters) addCount(later, c.deviceId, c.reason, c.count);
   if (later.size > 0) {
-    const outcome = await writeRetrying(deps, [], [...later.values()]);
-    if (outcome.kind === 'committed') deps.onCommitted([], outcome.result);
+    const none = rowsOf([]);
+    const outcome = await writeRetrying(deps, [], none, [...later.values()]);
+    if (outcome.kind === 'committed') deps.onCommitted([], outcome.result, none);
     else deps.log.error({ err: outcome.kind === 'data' ? outcome.err : undefined }, 'ingest refusal counters not stored');
   }
   for (const w of refusedWaiters) w.resolve();
 }
 
-async function writeRetrying(deps: TCommitDeps, messages: readonly TPendingMessage[], rejected: readonly TRejectedIn[]): Promise<TOutcome> {
+async function writeRetrying(
+  deps: TCommitDeps,
+  messages: readonly TPendingMessage[],
+  rows: TSliceRows,
+  rejected: readonly TRejectedIn[],
+): Promise<TOutcome> {
   for (let attempt = 1, backoff = BACKOFF_START_MS; ; attempt += 1, backoff = Math.min(backoff * 2, BACKOFF_MAX_MS)) {
     try {
-      return { kind: 'committed', result: await deps.write(toWrite(messages, rejected)) };
+      return { kind: 'committed', result: await deps.write(toWrite(rows, rejected)) };
     } catch (err) {
       deps.onFailure();
       const points = messages.reduce((n, m) => n + m.points, 0);

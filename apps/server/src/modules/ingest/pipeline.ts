@@ -13,7 +13,15 @@ import type { TIngestBacklog } from '../../core/context.js';
 import type { Db } from '../../db/client.js';
 import { type TBatchResult, writeIngestBatch } from '../telemetry/write.js';
 import { AdmissionGate } from './admission.js';
-import { committedRowsOf, liveMessagesOf, PendingBatch, type TCommittedRows, type TPendingMessage, type TWaiter } from './batch.js';
+import {
+  committedRowsOf,
+  liveMessagesOf,
+  PendingBatch,
+  type TCommittedRows,
+  type TPendingMessage,
+  type TSliceRows,
+  type TWaiter,
+} from './batch.js';
 import { commitBatch, IngestClosedError } from './commit.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import { parseDevicePayload, type TRejectReason } from './parse.js';
@@ -339,7 +347,7 @@ export class IngestPipeline {
       onFailure: () => {
         this.counters.writeFailures += 1;
       },
-      onCommitted: (messages, result) => this.committed(turn, messages, result),
+      onCommitted: (messages, result, rows) => this.committed(turn, messages, result, rows),
       onRefused: (m, err) => this.countRefusal(m.device, 'unstorable', m.points, `the database refused it: ${String(err)}`),
     }).finally(() => {
       turn.finished = true;
@@ -361,7 +369,7 @@ export class IngestPipeline {
     }
   }
 
-  private committed(turn: { held: TPendingMessage[] }, messages: readonly TPendingMessage[], result: TBatchResult): void {
+  private committed(turn: { held: TPendingMessage[] }, messages: readonly TPendingMessage[], result: TBatchResult, rows: TSliceRows): void {
     this.lastCommitAt = Date.now();
     this.counters.batches += 1;
     this.counters.pointsAccepted += result.inserted;
@@ -372,7 +380,7 @@ export class IngestPipeline {
     for (const { topic, message } of liveMessagesOf(messages, this.opts.isLiveWatched)) this.opts.publishLive(topic, message);
     if (!this.onCommitted) return;
     try {
-      this.onCommitted(committedRowsOf(messages));
+      this.onCommitted(committedRowsOf(messages, rows));
     } catch (err) {
       this.opts.log.error({ err }, 'ingest commit listener failed');
     }
