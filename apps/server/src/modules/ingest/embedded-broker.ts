@@ -55,32 +55,6 @@ interface TAedesMatcherView {
   mq: { _matcher: { match: (topic: string) => unknown[] } };
 }
 
-/**
- * A device's telemetry and status publishes are ingested in `authorizePublish`; Aedes then routes each one (after its
- * PUBACK) through its publish pipeline — a look-up of offline sessions to queue it for, the emitter's topic match,
- * two promises — to no one: the ACL lets no client subscribe to a device's telemetry or status (acl.ts), and the
- * server subscribes to neither. So such a publish, not retained, that no subscription matches ends there.
- */
-function skipUnwatchedIngestRouting(aedes: Aedes, isDevice: (client: Client) => boolean, isWatched: (topic: string) => boolean): void {
-  const publish = aedes.publish.bind(aedes) as unknown as (
-    packet: PublishPacket,
-    client: Client | null,
-    done: (err?: Error) => void,
-  ) => void;
-  const routed = (packet: PublishPacket, client: Client | null): boolean =>
-    !client ||
-    packet.retain ||
-    !isDevice(client) ||
-    !(packet.topic.endsWith('/telemetry') || packet.topic.endsWith('/status')) ||
-    isWatched(packet.topic);
-  // Aedes.publish(packet, done) from the server, or (packet, client, done) from a client's PUBLISH.
-  aedes.publish = ((packet: PublishPacket, client: Client | null | ((err?: Error) => void), done?: (err?: Error) => void) => {
-    if (typeof client === 'function') return publish(packet, null, client);
-    if (!routed(packet, client)) return done?.();
-    return publish(packet, client, done ?? (() => undefined));
-  }) as unknown as typeof aedes.publish;
-}
-
 /** Room for the WebSocket frame around the largest MQTT packet (its fixed header), in bytes. */
 const WS_FRAME_MARGIN_BYTES = 16;
 
@@ -99,7 +73,6 @@ export async function createEmbeddedBroker(
   const { _matcher: matcher } = (aedes as unknown as TAedesMatcherView).mq;
   if (typeof matcher?.match !== 'function')
     throw new Error('aedes internals changed: isWatched needs mq._matcher.match (embedded-broker.ts)');
-  skipUnwatchedIngestRouting(aedes, hooks.isDevice, (topic) => matcher.match(topic).length > 0);
   // Only logged-in devices wait at the gate: a new connection reads its CONNECT (Aedes reads nothing more until it is
   // handled; broker-guard.ts bounds its size), and browsers, which hand ingest nothing, keep the live console going.
   const gateOf = (client: Client): TReadGate => ({
