@@ -141,8 +141,11 @@ export async function createEmbeddedBroker(
       return Object.values(clients).some((c) => c.connected && Object.keys(c.subscriptions).some((f) => f.startsWith(prefix)));
     },
     connectedClients() {
-      const { clients } = aedes as unknown as { clients: Record<string, Client & { connected: boolean }> };
-      return Object.values(clients).filter((c) => c.connected);
+      // Registered clients (logged in) that are not closed. Aedes sets `connected` only once its whole connect
+      // series ran, the queued messages included, which can be well after the CONNACK: a client that publishes and
+      // subscribes may still read `connected: false`.
+      const { clients } = aedes as unknown as { clients: Record<string, Client & { closed: boolean }> };
+      return Object.values(clients).filter((c) => !c.closed);
     },
     stopAccepting() {
       accepting = false;
