@@ -191,6 +191,9 @@ export class IngestPipeline {
     let held = 0;
     try {
       held = this.take(device, kind, payload, keys, svcRecvTs, waiter);
+    } catch (err) {
+      // Unexpected (parsing refuses, it does not throw): the publisher is answered with it, never left open.
+      waiter.reject(err instanceof Error ? err : new Error(String(err)));
     } finally {
       this.gate.added(held);
     }
