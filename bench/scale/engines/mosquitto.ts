@@ -5,12 +5,11 @@
  * per-session queue limits, `max_inflight_messages 0` lifts the in-flight limit, `persistence true` with an
  * `autosave_interval` of 1 s writes the in-memory database to disk every second — Mosquitto has no per-message log).
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TEngine } from './engine.js';
-import { freePort, waitForExit, waitForPorts } from './process-tools.js';
+import { engineProcess, freePort } from './process-tools.js';
 
 const MOSQUITTO = '/usr/sbin/mosquitto';
 
@@ -35,31 +34,11 @@ export async function mosquittoEngine(tuned: boolean): Promise<TEngine> {
   const lines = [`listener ${port} 127.0.0.1`, 'allow_anonymous true', 'user root', `log_dest file ${join(dir, 'mosquitto.log')}`];
   if (tuned) lines.push(...NO_DROP_LINES, `persistence_location ${dir}/`);
   await writeFile(conf, `${lines.join('\n')}\n`);
-  let child: ChildProcess | undefined;
-  let alive = false;
   const url = `mqtt://127.0.0.1:${port}`;
   return {
     name: tuned ? 'Mosquitto, no-drop config, shared sub, 65,535 in flight' : 'Mosquitto, default config (baseline)',
     mqttPort: port,
     consumer: tuned ? { kind: 'mqtt-shared', url } : { kind: 'mqtt-baseline', url },
-    async start() {
-      const proc = spawn(MOSQUITTO, ['-c', conf], { stdio: 'ignore' });
-      child = proc;
-      alive = true;
-      proc.once('exit', () => {
-        if (child === proc) alive = false;
-      });
-      await waitForPorts([port], 10_000, () => alive);
-    },
-    pid: () => child?.pid ?? 0,
-    async kill9() {
-      const pid = child?.pid;
-      child?.kill('SIGKILL');
-      if (pid) await waitForExit(pid);
-    },
-    async dispose() {
-      child?.kill('SIGKILL');
-      await rm(dir, { recursive: true, force: true });
-    },
+    ...engineProcess(MOSQUITTO, ['-c', conf], [port], 10_000, dir),
   };
 }

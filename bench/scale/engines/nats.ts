@@ -4,12 +4,11 @@
  * `devices/<id>/telemetry` lands on `devices.<id>.telemetry`, which the consumer's stream captures. The MQTT
  * listener needs JetStream and a `server_name`.
  */
-import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TEngine } from './engine.js';
-import { freePort, waitForExit, waitForPorts } from './process-tools.js';
+import { engineProcess, freePort } from './process-tools.js';
 
 const NATS_SERVER = '/usr/sbin/nats-server';
 
@@ -29,30 +28,10 @@ export async function natsEngine(): Promise<TEngine> {
       '',
     ].join('\n'),
   );
-  let child: ChildProcess | undefined;
-  let alive = false;
   return {
     name: 'NATS JetStream (MQTT listener), pull consumer',
     mqttPort,
     consumer: { kind: 'jetstream', url: `127.0.0.1:${port}` },
-    async start() {
-      const proc = spawn(NATS_SERVER, ['-c', conf], { stdio: 'ignore' });
-      child = proc;
-      alive = true;
-      proc.once('exit', () => {
-        if (child === proc) alive = false;
-      });
-      await waitForPorts([port, mqttPort], 20_000, () => alive);
-    },
-    pid: () => child?.pid ?? 0,
-    async kill9() {
-      const pid = child?.pid;
-      child?.kill('SIGKILL');
-      if (pid) await waitForExit(pid);
-    },
-    async dispose() {
-      child?.kill('SIGKILL');
-      await rm(dir, { recursive: true, force: true });
-    },
+    ...engineProcess(NATS_SERVER, ['-c', conf], [port, mqttPort], 20_000, dir),
   };
 }

@@ -2,7 +2,9 @@
  * Process and port helpers for the engine comparison: free loopback ports, waiting for a listener, CPU time of an
  * engine from Linux's /proc (proc(5): /proc/[pid]/stat fields 14–15, utime and stime in clock ticks).
  */
+import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
 import net from 'node:net';
 
 /** A port nobody listens on now (the kernel's pick on 127.0.0.1); never one of the machine's own services. */
@@ -41,4 +43,48 @@ export { cpuMsOfPid } from '../../support/proc-cpu.js';
 /** Resolves once no process `pid` exists (polls /proc every 20 ms). */
 export async function waitForExit(pid: number): Promise<void> {
   while (existsSync(`/proc/${pid}`)) await new Promise((r) => setTimeout(r, 20));
+}
+
+/** The start, pid, kill -9 and disposal of an engine run as one child process (see engine.ts `TEngine`). */
+export interface TEngineProcess {
+  start(): Promise<void>;
+  pid(): number;
+  kill9(): Promise<void>;
+  dispose(): Promise<void>;
+}
+
+/**
+ * Runs `binary` with `args` as the engine: started (again, after a kill) by `start()`, which waits until every port of
+ * `ports` accepts within `bootMs`; `dispose()` kills it and removes `dir`, its data directory.
+ */
+export function engineProcess(
+  binary: string,
+  args: readonly string[],
+  ports: readonly number[],
+  bootMs: number,
+  dir: string,
+): TEngineProcess {
+  let child: ChildProcess | undefined;
+  let alive = false;
+  return {
+    async start() {
+      const proc = spawn(binary, args, { stdio: 'ignore' });
+      child = proc;
+      alive = true;
+      proc.once('exit', () => {
+        if (child === proc) alive = false;
+      });
+      await waitForPorts(ports, bootMs, () => alive);
+    },
+    pid: () => child?.pid ?? 0,
+    async kill9() {
+      const pid = child?.pid;
+      child?.kill('SIGKILL');
+      if (pid) await waitForExit(pid);
+    },
+    async dispose() {
+      child?.kill('SIGKILL');
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
 }
