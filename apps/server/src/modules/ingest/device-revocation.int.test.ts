@@ -3,13 +3,10 @@
  * its old secret is refused at the next login although the directory had it cached, and a second replica on the
  * same database (PostgreSQL) closes its connection of the device too, through NOTIFY.
  */
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject, type TBuiltProject } from '../../../test/device-factory.js';
 import { openScratchPostgres, startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
-import { sha256 } from '../../core/crypto.js';
-import { devices } from '../../db/schema.js';
-import { connectMqtt, loginCode, waitUntil } from './ingest-test-kit.js';
+import { connectMqtt, loginCode, replaceDeviceSecret, waitUntil } from './ingest-test-kit.js';
 
 describe(`device revocation on the embedded broker (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
@@ -24,11 +21,7 @@ describe(`device revocation on the embedded broker (${TEST_DB_KIND})`, () => {
     const [d] = project.devices;
     const dev = await connectMqtt(server.mqttUrl, d.tangramId, d.secret);
     const closed = new Promise<void>((resolve) => dev.once('close', () => resolve()));
-    const newSecret = 'a-rotated-secret-for-this-device-0123456789';
-    await server.ctx.db
-      .update(devices)
-      .set({ secretHash: sha256(newSecret) })
-      .where(eq(devices.id, d.id));
+    const newSecret = await replaceDeviceSecret(server.ctx.db, d.id);
     // Without revocation the cached row would let the old secret in for up to 10 s.
     expect(await loginCode(server.mqttUrl, d.tangramId, d.secret)).toBe(0);
     const t0 = Date.now();

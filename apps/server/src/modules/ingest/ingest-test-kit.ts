@@ -1,13 +1,15 @@
 /**
  * Helpers of the ingest integration tests: MQTT clients as a device or a browser, polling, and row counts.
  */
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { randomBytes } from 'node:crypto';
 import { browserClientId, deviceClientId } from '@tessera/contracts';
 import { decodeJwt } from 'jose';
 import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 import type { Db } from '../../db/client.js';
 import { rowsOf } from '../../db/client.js';
+import { devices } from '../../db/schema.js';
+import { sha256 } from '../../core/crypto.js';
 import { BROWSER_USERNAME } from './auth.js';
 
 /**
@@ -35,6 +37,16 @@ export function connectMqtt(url: string, username: string, password: string, ext
     connectTimeout: 5_000,
     ...extra,
   });
+}
+
+/** Gives device `deviceId` a new secret directly in the database (what regeneration stores) and answers it. */
+export async function replaceDeviceSecret(db: Db, deviceId: number): Promise<string> {
+  const secret = `rotated-${randomBytes(16).toString('hex')}`;
+  await db
+    .update(devices)
+    .set({ secretHash: sha256(secret) })
+    .where(eq(devices.id, deviceId));
+  return secret;
 }
 
 /** The CONNACK refusal code of a login (MQTT 3.1.1 §3.2.2.3; 4 and 5 are refusals of the credentials), or 0 when accepted. */

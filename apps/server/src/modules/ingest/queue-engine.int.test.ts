@@ -17,10 +17,9 @@ import { buildVendor } from '../../../test/factories.js';
 import { openScratchPostgres, startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { spawnServer } from '../../../test/spawn-server.js';
 import { startRabbitNode, type TRabbitNode } from '../../../test/rabbitmq.js';
-import { sha256 } from '../../core/crypto.js';
-import { devices, telemetry } from '../../db/schema.js';
+import { telemetry } from '../../db/schema.js';
 import { freePort } from '../mail/smtp-sink.fixture.js';
-import { connectBrowser, loginCode, subscribeGranted, telemetryCount, waitUntil } from './ingest-test-kit.js';
+import { connectBrowser, loginCode, replaceDeviceSecret, subscribeGranted, telemetryCount, waitUntil } from './ingest-test-kit.js';
 import { INGEST_QUEUE } from './queue-ingest.js';
 import { BROKER_AUTH_USER, RABBITMQ_AUTH_PREFIX } from './rabbitmq-auth.js';
 
@@ -124,11 +123,7 @@ describe.skipIf(TEST_DB_KIND !== 'postgres' || !installed)('queue engine: Rabbit
     const d = project.devices[3];
     const dev = await connectDevice(rabbit.mqttUrl, d.tangramId, d.secret);
     const closed = new Promise<void>((resolve) => dev.once('close', () => resolve()));
-    const newSecret = 'a-rotated-secret-for-this-device-0123456789';
-    await server.ctx.db
-      .update(devices)
-      .set({ secretHash: sha256(newSecret) })
-      .where(eq(devices.id, d.id));
+    const newSecret = await replaceDeviceSecret(server.ctx.db, d.id);
     const t0 = Date.now();
     await server.ctx.bus.revokeDevice(d.tangramId);
     await closed;
