@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { TIngestBacklog } from '../../core/context.js';
 import type { Db } from '../../db/client.js';
 import { type TBatchResult, writeIngestBatch } from '../telemetry/write.js';
+import { AckOrder, type TAckTurn } from './ack-order.js';
 import { AdmissionGate } from './admission.js';
 import {
   committedRowsOf,
@@ -25,6 +26,7 @@ import {
 import { commitBatch, IngestClosedError } from './commit.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import { parseDevicePayload, type TRejectReason } from './parse.js';
+import { PublishWaiter } from './publish-waiter.js';
 import { ReadGate, type TReadGate } from './read-gate.js';
 import { ThrottledLog } from '../../core/throttled-log.js';
 import { TokenBucket } from './token-bucket.js';
@@ -92,12 +94,8 @@ export class IngestPipeline {
   private filling = new PendingBatch();
   private readonly ready: PendingBatch[] = [];
   private readonly writing = new Set<Promise<void>>();
-  /**
-   * Writes in the order they started, each holding the acknowledgements of its committed messages until every
-   * earlier write has finished: a connection reads ahead (read-ahead.ts), so its publishes span batches that commit
-   * in any order, and MQTT 3.1.1 §4.6 (MQTT 5 §4.6) wants PUBACKs in the order of their PUBLISHes.
-   */
-  private readonly inOrder: { finished: boolean; held: TPendingMessage[] }[] = [];
+  /** Acknowledgements released in the order the writes started (ack-order.ts). */
+  private readonly ackOrder = new AckOrder();
   private timer: NodeJS.Timeout | null = null;
   private closing = false;
   /** Publishes awaiting their project's keys; drain waits for them. */
@@ -186,8 +184,7 @@ export class IngestPipeline {
       this.answered(payload.length);
       return Promise.reject(new IngestClosedError('ingest is closing'));
     }
-    const done = new Promise<void>(captureSettlers);
-    const waiter = new PublishWaiter(this, payload.length, capturedSettle, capturedFail);
+    const { waiter, done } = PublishWaiter.create(this, payload.length);
     let held = 0;
     try {
       held = this.take(device, kind, payload, keys, svcRecvTs, waiter);
@@ -341,8 +338,7 @@ export class IngestPipeline {
   }
 
   private startWrite(batch: PendingBatch): void {
-    const turn = { finished: false, held: [] as TPendingMessage[] };
-    this.inOrder.push(turn);
+    const turn = this.ackOrder.begin();
     const writing: Promise<void> = commitBatch(batch, {
       write: (b) => (this.opts.writeBatch ?? writeIngestBatch)(this.opts.db, b),
       log: this.opts.log,
@@ -353,8 +349,7 @@ export class IngestPipeline {
       onCommitted: (messages, result, rows) => this.committed(turn, messages, result, rows),
       onRefused: (m, err) => this.countRefusal(m.device, 'unstorable', m.points, `the database refused it: ${String(err)}`),
     }).finally(() => {
-      turn.finished = true;
-      this.releaseAcks();
+      this.ackOrder.finished(turn);
       this.writing.delete(writing);
       this.gate.release(batch.size);
       this.schedule();
@@ -362,23 +357,12 @@ export class IngestPipeline {
     this.writing.add(writing);
   }
 
-  /** Acknowledges what the oldest unfinished write and the finished writes before it hold (see `inOrder`). */
-  private releaseAcks(): void {
-    for (let head = this.inOrder[0]; head; head = this.inOrder[0]) {
-      for (const m of head.held) m.waiter.resolve();
-      head.held = [];
-      if (!head.finished) return;
-      this.inOrder.shift();
-    }
-  }
-
-  private committed(turn: { held: TPendingMessage[] }, messages: readonly TPendingMessage[], result: TBatchResult, rows: TSliceRows): void {
+  private committed(turn: TAckTurn, messages: readonly TPendingMessage[], result: TBatchResult, rows: TSliceRows): void {
     this.lastCommitAt = Date.now();
     this.counters.batches += 1;
     this.counters.pointsAccepted += result.inserted;
     this.counters.duplicates += result.duplicates;
-    if (this.inOrder[0] === turn) for (const m of messages) m.waiter.resolve();
-    else turn.held.push(...messages);
+    this.ackOrder.committed(turn, messages);
     if (messages.length === 0) return;
     for (const { topic, message } of liveMessagesOf(messages, this.opts.isLiveWatched)) this.opts.publishLive(topic, message);
     if (!this.onCommitted) return;
@@ -395,44 +379,4 @@ function newestTsOf(points: readonly { ts: number }[]): number {
   let newest = 0;
   for (const p of points) if (p.ts > newest) newest = p.ts;
   return newest;
-}
-
-/** A promise's resolve and reject, as the last `new Promise(captureSettlers)` handed them over. */
-let capturedSettle: () => void = () => undefined;
-let capturedFail: (err: Error) => void = () => undefined;
-
-/**
- * The executor of every publish's promise: one function for all of them rather than a closure per publish (an
- * allocation per message, and under tsx a `__name` call each: 2 % of the server's busy time in 1-point ingest).
- */
-function captureSettlers(resolve: () => void, reject: (err: Error) => void): void {
-  capturedSettle = resolve;
-  capturedFail = reject;
-}
-
-/** A publisher's acknowledgement: settling it also ends the publish's count as open (see IngestPipeline.answered). */
-class PublishWaiter implements TWaiter {
-  private isAnswered = false;
-
-  constructor(
-    private readonly pipeline: IngestPipeline,
-    private readonly bytes: number,
-    private readonly settle: () => void,
-    private readonly fail: (err: Error) => void,
-  ) {}
-
-  resolve(): void {
-    if (this.answer()) this.settle();
-  }
-
-  reject(err: Error): void {
-    if (this.answer()) this.fail(err);
-  }
-
-  private answer(): boolean {
-    if (this.isAnswered) return false;
-    this.isAnswered = true;
-    this.pipeline.answered(this.bytes);
-    return true;
-  }
 }
