@@ -82,10 +82,17 @@ export async function consumeIngestQueue(deps: TQueueIngestDeps): Promise<TQueue
 
   async function open(): Promise<void> {
     const m = await amqp.connect(deps.url);
-    const ch = await m.createChannel();
-    await ch.assertQueue(INGEST_QUEUE, { durable: true, arguments: { 'x-queue-version': 2 } });
-    for (const key of INGEST_BINDINGS) await ch.bindQueue(INGEST_QUEUE, 'amq.topic', key);
-    await ch.prefetch(INGEST_PREFETCH);
+    let ch: Channel;
+    try {
+      ch = await m.createChannel();
+      await ch.assertQueue(INGEST_QUEUE, { durable: true, arguments: { 'x-queue-version': 2 } });
+      for (const key of INGEST_BINDINGS) await ch.bindQueue(INGEST_QUEUE, 'amq.topic', key);
+      await ch.prefetch(INGEST_PREFETCH);
+    } catch (err) {
+      // Refused (a queue declared with other arguments, missing permissions): don't leave the connection open.
+      await m.close().catch(() => undefined);
+      throw err;
+    }
     model = m;
     channel = ch;
     backoffMs = RECONNECT_MS.first;
