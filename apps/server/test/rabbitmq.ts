@@ -170,6 +170,16 @@ export async function createRabbitNode(opts: TRabbitNodeOptions = {}): Promise<T
     while ((await accepts(amqpPort)) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 100));
   }
 
+  // A test process that ends without stop() (a failed beforeAll, an interrupted run) takes its node along.
+  process.once('exit', () => {
+    for (const pid of vmPids(nodeName)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        // gone already
+      }
+    }
+  });
   const cred = `${encodeURIComponent(user)}:${encodeURIComponent(password)}`;
   return {
     mqttPort,
