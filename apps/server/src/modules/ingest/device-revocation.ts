@@ -19,10 +19,10 @@ export const DEVICE_REVOKED_CHANNEL = 'tessera_device_revoked';
 const MANAGEMENT_TIMEOUT_MS = 5_000;
 /**
  * The management API lists a connection only after its first statistics event (collect_statistics_interval: 5 s by
- * default, 1 s as docs/deployment.md sets it): later passes close a connection opened just before the revocation,
- * in milliseconds after the first.
+ * default, 1 s as docs/deployment.md sets it; later on a busy node): later passes close a connection opened just
+ * before the revocation, in milliseconds after the first.
  */
-const MANAGEMENT_LATER_PASSES_MS = [500, 1_000, 1_500, 2_000, 3_000, 4_500, 6_000];
+const MANAGEMENT_LATER_PASSES_MS = [500, 1_000, 1_500, 2_000, 3_000, 4_500, 6_000, 9_000, 13_000, 20_000];
 
 /** What revocation acts on. */
 export interface TDeviceRevocationDeps {

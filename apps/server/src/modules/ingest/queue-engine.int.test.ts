@@ -119,7 +119,7 @@ describe.skipIf(TEST_DB_KIND !== 'postgres' || !installed)('queue engine: Rabbit
     await conn.close().catch(() => undefined);
   });
 
-  it('closes a revoked device at once and refuses its old secret', async () => {
+  it('closes a revoked device within seconds and refuses its old secret', async () => {
     const d = project.devices[3];
     const dev = await connectDevice(rabbit.mqttUrl, d.tangramId, d.secret);
     const closed = new Promise<void>((resolve) => dev.once('close', () => resolve()));
@@ -127,8 +127,9 @@ describe.skipIf(TEST_DB_KIND !== 'postgres' || !installed)('queue engine: Rabbit
     const t0 = Date.now();
     await server.ctx.bus.revokeDevice(d.tangramId);
     await closed;
-    // The management API lists a connection after its first statistics event (1 s here): the first pass or the next.
-    expect(Date.now() - t0).toBeLessThan(5_000);
+    // A connection opened a moment ago is listed by the management API after its first statistics event: 1 s here,
+    // several on a loaded machine (1–3 s measured alone, 6 s in CI). One long open is found by the first pass.
+    expect(Date.now() - t0).toBeLessThan(15_000);
     expect(await rabbitLogin(rabbit.mqttUrl, d.tangramId, d.secret, d.tangramId)).toBe(4);
     expect(await rabbitLogin(rabbit.mqttUrl, d.tangramId, newSecret, d.tangramId)).toBe(0);
     dev.end(true);
