@@ -40,6 +40,19 @@ interface TAedesReader {
   emit: (event: 'error', err: Error) => boolean;
 }
 
+/**
+ * Everything `conn` has buffered as one Buffer, or null when nothing is: what `read()` returned up to Node 24. Node 26's
+ * `read()` returns only the first buffered chunk; a chunk holding no whole packet (a WebSocket carries an MQTT packet in
+ * pieces of a few bytes) then left the rest unread until more arrived, and a browser's CONNECT never completed.
+ */
+export function readBuffered(conn: Readable): Buffer | null {
+  const first = conn.read() as Buffer | null;
+  if (first === null || conn.readableLength === 0) return first;
+  const chunks = [first];
+  for (let next = conn.read() as Buffer | null; next !== null; next = conn.read() as Buffer | null) chunks.push(next);
+  return Buffer.concat(chunks);
+}
+
 /** Applies the rule above to a client just returned by `aedes.handle` (before any data was read). */
 export function readAheadBounded(client: Client, gate: TReadGate): Client {
   const reader = client as unknown as TAedesReader;
@@ -63,7 +76,7 @@ export function readAheadBounded(client: Client, gate: TReadGate): Client {
       }
       return;
     }
-    const buf = reader.conn.read() as Buffer | null;
+    const buf = readBuffered(reader.conn);
     if (buf) reader._parser.parse(buf);
   };
 
