@@ -102,7 +102,10 @@ describe.each(stores)('blob store: %s', (_name, make) => {
     expect((await bytesOf((await store.read('a/replace.bin')).stream)).toString()).toBe('old');
     writer.stream.end(Buffer.from('!'));
     expect(await writer.commit()).toBe(3 * CHUNK + 1);
-    expect((await store.read('a/replace.bin')).bytes).toBe(3 * CHUNK + 1);
+    const replaced = await store.read('a/replace.bin');
+    // A read stream not consumed must be closed: Node 26 ends the process over a file handle left to the collector.
+    replaced.stream.destroy();
+    expect(replaced.bytes).toBe(3 * CHUNK + 1);
   });
 
   it('leaves nothing of an aborted write, and removes a blob (a missing one is no error)', async () => {
