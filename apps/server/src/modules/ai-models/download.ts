@@ -5,6 +5,7 @@
  * browser saves a large file straight to disk.
  */
 import { Readable } from 'node:stream';
+import { create as contentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { errors, jwtVerify, SignJWT } from 'jose';
 import { z } from 'zod';
@@ -14,7 +15,6 @@ import { AppError, unauthorized } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { purposeKey } from '../../core/purpose-key.js';
 import type { Db } from '../../db/client.js';
-import { attachment } from '../downloads/routes.js';
 import { chooseByteRange } from './byte-range.js';
 import { ownedRevision, type TRevisionRow } from './revision-queries.js';
 
@@ -106,7 +106,7 @@ export async function answerRevisionFile(
   const fileHeaders = {
     ...common,
     'content-type': 'application/octet-stream',
-    'content-disposition': attachment(revision.fileName),
+    'content-disposition': contentDisposition(revision.fileName),
     'x-content-type-options': 'nosniff',
   };
   if (!range) return { status: 200, headers: { ...fileHeaders, 'content-length': String(size) }, stream: file.stream };

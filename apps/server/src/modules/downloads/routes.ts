@@ -3,6 +3,7 @@
  * the caller's telemetry exports. Accounts granted the download section (feature code 8); the file itself also opens
  * with a short-lived link token instead of the bearer header, so the browser can save it to disk directly.
  */
+import { create as contentDisposition } from 'content-disposition';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { z } from 'zod';
 import {
@@ -23,16 +24,6 @@ const tags = ['download-centre'];
 const requireDownloads = requireSection('download');
 const granted = { preHandler: requireDownloads };
 const noContent = { 204: z.null().describe('no content') };
-
-/**
- * `attachment` with the file's name (RFC 6266): an ASCII fallback, and the UTF-8 name (RFC 8187) for names in Chinese.
- * (The maintained `content-disposition` package needs Node 22 from version 2 on; 1.x is shadowed by it in this tree.)
- */
-export function attachment(fileName: string): string {
-  const ascii = fileName.replace(/[^\x20-\x7e]|["\\]/g, '_');
-  const encoded = encodeURIComponent(fileName).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
-}
 
 /** The file route: a link token stands in for the login; without one the section gate applies. */
 async function tokenOrSection(request: FastifyRequest, reply: FastifyReply): Promise<void> {
@@ -84,7 +75,7 @@ export async function downloadRoutes(app: TApp, ctx: TAppContext): Promise<void>
       reply
         .header('content-type', file.format === 'zip' ? 'application/zip' : 'text/csv; charset=utf-8')
         .header('content-length', String(file.bytes))
-        .header('content-disposition', attachment(file.fileName))
+        .header('content-disposition', contentDisposition(file.fileName))
         .header('cache-control', 'private, no-store');
       return reply.send(file.stream);
     },
