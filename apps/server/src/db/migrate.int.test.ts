@@ -33,7 +33,9 @@ describe(`migrations (${TEST_DB_KIND})`, () => {
     await runMigrations(database);
     await runMigrations(database);
     const rows = rowsOf<{ table_name: string }>(
-      await database.db.execute(sql`select table_name from information_schema.tables where table_schema = 'public' order by 1`),
+      // partitions are not tables of their own in schema.ts (raw telemetry's days: modules/telemetry-store)
+      await database.db.execute(sql`select table_name from information_schema.tables where table_schema = 'public'
+        and table_name not in (select relname from pg_class where relispartition) order by 1`),
     );
     expect(rows.map((r) => r.table_name)).toEqual(tableNames);
     const applied = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`));

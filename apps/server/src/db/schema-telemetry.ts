@@ -8,7 +8,10 @@ import { epochMs } from './columns.js';
 
 /**
  * Raw telemetry: one row per (device, key, device ts). The primary key absorbs a resent point (at-least-once).
- * `svcRecvTs` is when the server received it.
+ * `svcRecvTs` is when the server received it. In the database this is the hot part of raw telemetry, partitioned by
+ * range of `ts` — one partition per UTC day (`telemetry_YYYYMMDD`) plus `telemetry_default` for a point whose day has
+ * none — which drizzle does not model: the migrations create the partitions and modules/telemetry-store manages them.
+ * Cold days live in {@link telemetryChunk}; read raw points through `telemetry_points()` (docs/decisions/telemetry-storage.md).
  */
 export const telemetry = pgTable(
   'telemetry',
@@ -22,6 +25,55 @@ export const telemetry = pgTable(
     v3: doublePrecision('v3'),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.key, t.ts] })],
+);
+
+/**
+ * Days of raw telemetry gone cold and waiting for compression: the hot partitions of those days, detached from
+ * `telemetry` and attached here (partitioned by range of `ts` like it, in the migration), until modules/telemetry-store
+ * has merged them into {@link telemetryChunk} and dropped them. Same columns as {@link telemetry}.
+ */
+export const telemetryColdPending = pgTable(
+  'telemetry_cold_pending',
+  {
+    deviceId: integer('device_id').notNull(),
+    key: text('key').notNull(),
+    ts: epochMs('ts').notNull(),
+    svcRecvTs: epochMs('svc_recv_ts').notNull(),
+    v1: doublePrecision('v1'),
+    v2: doublePrecision('v2'),
+    v3: doublePrecision('v3'),
+  },
+  (t) => [primaryKey({ name: 'telemetry_cold_pending_pk', columns: [t.deviceId, t.key, t.ts] })],
+);
+
+/**
+ * Cold raw telemetry: one row per (device, key, UTC day) holding that day's points as arrays in ts order, each array
+ * a TOAST-compressed column (lz4 where the server has it, else pglz). `ts` of point i (1-based) is
+ * `tsFirst + round((i − 1) × tsStep) + tsSteps[i]` — the residual from a straight line through the day's first and
+ * last point, small for a periodic sensor; `svc_recv_ts` is `ts + recvLags[i]` (int4 ms), or `ts + recvLagsWide[i]`
+ * when some lag of the day does not fit int4 (a backlog older than 24.8 days); v1..v3 as they are, null when the
+ * key carried no such value that day. Written only by modules/telemetry-store; docs/decisions/telemetry-storage.md.
+ */
+export const telemetryChunk = pgTable(
+  'telemetry_chunk',
+  {
+    deviceId: integer('device_id').notNull(),
+    key: text('key').notNull(),
+    /** Midnight UTC of the chunk's day, epoch ms. */
+    dayStart: epochMs('day_start').notNull(),
+    /** Points in the chunk (the length of every array). */
+    n: integer('n').notNull(),
+    tsFirst: epochMs('ts_first').notNull(),
+    /** ms between points on the straight line from the first to the last point. */
+    tsStep: doublePrecision('ts_step').notNull(),
+    tsSteps: integer('ts_steps').array().notNull(),
+    recvLags: integer('recv_lags').array(),
+    recvLagsWide: bigint('recv_lags_wide', { mode: 'number' }).array(),
+    v1: doublePrecision('v1').array(),
+    v2: doublePrecision('v2').array(),
+    v3: doublePrecision('v3').array(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.key, t.dayStart] })],
 );
 
 /** The latest point per device and key. */
