@@ -1,17 +1,33 @@
 /**
  * Vite config of the console. Builds to apps/web/dist (served by the server); in dev, proxies the API
  * prefixes, the live channel (/mqtt, a WebSocket) and the docs to the server on :8080.
+ *
+ * What a phone downloads (docs/web-bundle.md): every route is its own chunk (lib/lazyPage), each language's strings are
+ * one chunk loaded on demand (i18n/index.ts), and every emitted text file gets a brotli (`.br`) and a gzip (`.gz`)
+ * sibling that the server sends to a browser that accepts it (apps/server/src/app/console-static.ts).
+ * `BUNDLE_REPORT=1` also writes the bundle visualiser's report of what each chunk holds to apps/web/bundle-report/.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import react from '@vitejs/plugin-react';
-import { defineConfig, type Plugin } from 'vite';
+import { visualizer } from 'rollup-plugin-visualizer';
+import { defineConfig, type Plugin, type PluginOption } from 'vite';
+import { compression } from 'vite-plugin-compression2';
 
 const SERVER = process.env.TESSERA_SERVER ?? 'http://localhost:8080';
 const httpPrefixes = ['/authorization', '/frontstage', '/frontstage-ts', '/healthz', '/docs', '/openapi.json', '/pages'];
 
 const MEDIA_TYPES: Record<string, string> = { '.png': 'image/png', '.svg': 'image/svg+xml', '.gif': 'image/gif', '.cur': 'image/x-icon' };
+
+/**
+ * Modules without side effects at import: the contracts package and antd's building blocks (@rc-component/*, whose
+ * packages do not say so themselves), so a page's chunks carry only what it renders.
+ */
+const PURE_MODULES = /[\\/](packages[\\/]contracts[\\/]src|node_modules[\\/]@rc-component)[\\/]/;
+
+/** Files below this size (bytes) are sent as they are: a compressed sibling would save less than a packet. */
+const COMPRESS_ABOVE_BYTES = 1024;
 
 /**
  * Blockly's media (sprites, cursors, icons) served by the console itself at /blockly-media/, where the rule editor
@@ -36,13 +52,36 @@ function blocklyMedia(): Plugin {
   };
 }
 
+/** The bundle visualiser's reports (an interactive treemap and a markdown list), written only when asked for. */
+function bundleReport(): PluginOption[] {
+  if (process.env.BUNDLE_REPORT !== '1') return [];
+  const out = (name: string) => join(import.meta.dirname, 'bundle-report', name);
+  return [
+    visualizer({ filename: out('treemap.html'), template: 'treemap', gzipSize: true, brotliSize: true }),
+    visualizer({ filename: out('stats.json'), template: 'raw-data', gzipSize: true, brotliSize: true }),
+  ];
+}
+
 export default defineConfig({
-  plugins: [react(), blocklyMedia()],
+  plugins: [
+    react(),
+    blocklyMedia(),
+    compression({ algorithms: ['brotliCompress', 'gzip'], threshold: COMPRESS_ABOVE_BYTES }),
+    ...bundleReport(),
+  ],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
     // antd alone is ~280 KB gzip; route chunks stay small, so only warn above antd's size.
     chunkSizeWarningLimit: 1200,
+    rolldownOptions: {
+      treeshake: {
+        // The contracts package is zod schemas and pure functions: a page's chunk then carries only the schemas it
+        // uses, instead of the login page loading every schema of the API (top-level `z.object(...)` calls look
+        // side-effectful to the bundler otherwise).
+        moduleSideEffects: (id) => (PURE_MODULES.test(id) ? false : undefined),
+      },
+    },
   },
   server: {
     proxy: {

@@ -5,7 +5,6 @@
 import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fastifyRateLimit from '@fastify/rate-limit';
-import fastifyStatic from '@fastify/static';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger } from 'fastify';
@@ -18,6 +17,7 @@ import {
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
 import { ErrorCode } from '@tessera/contracts';
+import { isConsoleAssetPath, registerConsoleStatic, sendConsoleIndex } from './console-static.js';
 import { registerModules } from './modules.js';
 import type { TAppContext } from '../core/context.js';
 import { AppError } from '../core/errors.js';
@@ -31,7 +31,7 @@ import { isDatabaseUnavailable } from '../db/unavailable.js';
 /** Seconds a client is told to wait (Retry-After) before resending a request the unavailable database refused. */
 const DB_RETRY_AFTER_S = 5;
 
-/** Builds the app on `ctx`. `webDist`, when it exists, is served at `/` with an SPA fallback. */
+/** Builds the app on `ctx`. `webDist`, when it exists, is served at `/` with an SPA fallback (console-static.ts). */
 export async function buildApp(ctx: TAppContext): Promise<TApp> {
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
@@ -104,16 +104,16 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
     return reply.status(500).send({ code: ErrorCode.Internal, message: 'internal error' });
   });
   app.setNotFoundHandler((request, reply) => {
-    if (isApiPath(request.url) || !webDistExists(ctx)) {
+    if (isApiPath(request.url) || !webDistExists(ctx) || isConsoleAssetPath(request.url)) {
       return reply.status(404).send({ code: ErrorCode.NotFound, message: `no route ${request.method} ${request.url.split('?')[0]}` });
     }
-    return reply.type('text/html').sendFile('index.html');
+    return sendConsoleIndex(reply);
   });
 
   await registerModules(app, ctx);
 
   if (webDistExists(ctx)) {
-    await app.register(fastifyStatic, { root: ctx.config.webDist!, wildcard: false, index: 'index.html' });
+    await registerConsoleStatic(app, ctx.config.webDist!);
   }
   return app;
 }

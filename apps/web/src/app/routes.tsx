@@ -21,14 +21,17 @@ import { platformTelemetryRoutes } from '../features/platform-telemetry/routes';
 import { productRoutes } from '../features/products/routes';
 import { profileRoutes } from '../features/profile/routes';
 import { projectRoutes } from '../features/projects/routes';
+import { loadConsoleStrings } from '../i18n';
 import { lazyPage } from '../lib/lazyPage';
+import { getLanguage } from '../lib/session';
 import DefaultRedirect from './DefaultRedirect';
 
 /** The console's pages, in the order of spec §2: sign-in pages, then the authenticated layout's pages, then the 404 rule. */
 export const consoleRoutes: RouteObject[] = [
   ...authRoutes,
   {
-    lazy: lazyPage(() => import('./AppLayout')),
+    // The console's strings (beyond the sign-in ones) arrive with the layout, in the language in use.
+    lazy: lazyPage(() => Promise.all([import('./AppLayout'), loadConsoleStrings(getLanguage())]).then(([layout]) => layout)),
     children: [
       { index: true, element: <DefaultRedirect /> },
       ...profileRoutes,

@@ -1,7 +1,9 @@
 /**
- * i18next for the console: zh-TW by default, en; the stored language (§3 key `language`) wins. Locale files are
- * gathered at build time with import.meta.glob, so a feature only adds `features/<feature>/locales/*.json`. dayjs and
- * zod's messages follow the language.
+ * i18next for the console: zh-TW by default, en; the stored language (§3 key `language`) wins. The sign-in pages'
+ * strings ship with the entry (strings-sign-in.ts); the rest of a language's strings are one chunk
+ * (strings.<language>.ts) that {@link loadConsoleStrings} fetches when the logged-in layout opens (app/routes.tsx),
+ * so the login page downloads neither the console's strings nor the other language. dayjs, zod's messages and
+ * `<html lang>` follow the language.
  */
 import type { TLanguage } from '@tessera/contracts';
 import dayjs from 'dayjs';
@@ -10,31 +12,55 @@ import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { z } from 'zod';
 import { DEFAULT_LANGUAGE, getLanguage } from '../lib/session';
-import { mergeLocales, type TLocaleTree } from './resources';
-
-const files = import.meta.glob<TLocaleTree>(['./locales/*.json', '../features/*/locales/*.json'], {
-  eager: true,
-  import: 'default',
-});
-const merged = mergeLocales(files);
+import type { TLocaleTree } from './resources';
+import signInStrings from './strings-sign-in';
 
 /** The dayjs locale name of a console language. */
 export const DAYJS_LOCALE: Record<TLanguage, string> = { 'zh-TW': 'zh-tw', en: 'en' };
+
+const CONSOLE_STRINGS: Record<TLanguage, () => Promise<{ default: TLocaleTree }>> = {
+  'zh-TW': () => import('./strings.zh-TW'),
+  en: () => import('./strings.en'),
+};
+/** Languages whose console strings are in i18next; non-empty once the logged-in layout has opened. */
+const consoleLoaded = new Set<TLanguage>();
 
 /** Zod's own messages (a form checked against a contract schema) in the console language. */
 export function applyZodLocale(language: TLanguage): void {
   z.config(language === 'zh-TW' ? z.locales.zhTW() : z.locales.en());
 }
 
+/**
+ * Fetches `language`'s console strings into i18next unless they are there already.
+ * @throws when the chunk cannot be loaded (offline, a deploy removed it).
+ */
+export async function loadConsoleStrings(language: TLanguage): Promise<void> {
+  if (consoleLoaded.has(language)) return;
+  i18n.addResourceBundle(language, 'translation', (await CONSOLE_STRINGS[language]()).default, true, false);
+  consoleLoaded.add(language);
+}
+
+/** Before switching to `language`: fetches its console strings when the console's are in use. */
+export async function prepareLanguage(language: TLanguage): Promise<void> {
+  if (consoleLoaded.size > 0) await loadConsoleStrings(language);
+}
+
 const initial = getLanguage();
 dayjs.locale(DAYJS_LOCALE[initial]);
 applyZodLocale(initial);
-void i18n.use(initReactI18next).init({
-  resources: { 'zh-TW': { translation: merged['zh-TW'] }, en: { translation: merged.en } },
-  lng: initial,
-  fallbackLng: DEFAULT_LANGUAGE,
-  interpolation: { escapeValue: false },
-  returnNull: false,
-});
+// No document in the unit tests that import the route table.
+globalThis.document?.documentElement.setAttribute('lang', initial);
+
+/** Resolves once i18next is ready with the sign-in strings: the console renders after it. */
+export const i18nReady: Promise<void> = i18n
+  .use(initReactI18next)
+  .init({
+    resources: { 'zh-TW': { translation: signInStrings['zh-TW'] }, en: { translation: signInStrings.en } },
+    lng: initial,
+    fallbackLng: DEFAULT_LANGUAGE,
+    interpolation: { escapeValue: false },
+    returnNull: false,
+  })
+  .then(() => undefined);
 
 export default i18n;

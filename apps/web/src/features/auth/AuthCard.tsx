@@ -8,7 +8,12 @@ import { LanguageSwitch } from '../../components/LanguageSwitch';
 export function AuthCard({ title, children }: { title: string; children: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <Flex vertical align="center" justify="center" style={{ minHeight: '100vh', background: '#f0f2f5', padding: 16 }}>
+    <Flex
+      vertical
+      align="center"
+      justify="center"
+      style={{ minHeight: '100vh', boxSizing: 'border-box', background: '#f0f2f5', padding: 16 }}
+    >
       <Flex justify="space-between" align="center" style={{ width: 400, maxWidth: '100%', marginBottom: 16 }}>
         <Typography.Title level={3} style={{ margin: 0 }}>
           {t('auth.title')}

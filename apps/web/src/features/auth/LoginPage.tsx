@@ -6,9 +6,9 @@
  * "Create an account" opens /register on the chosen tab's role.
  */
 import { defaultPage, type TLoginRole, ZLoginRequest } from '@tessera/contracts';
-import { Alert, Button, Flex, Form, Input, Tabs } from 'antd';
+import { Alert, Button, Flex, Form, Input, Spin, Tabs } from 'antd';
 import { ZQrSessionId } from '@tessera/contracts';
-import { useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Navigate, useNavigate, useSearchParams } from 'react-router';
 import { getSession, subscribeSession } from '../../lib/session';
@@ -16,7 +16,10 @@ import { zodRule } from '../../lib/zodRules';
 import { useLogin } from './api';
 import { AuthCard } from './AuthCard';
 import { authErrorKey } from './errorMessages';
-import { QrConfirm, QrLoginPanel } from './QrLogin';
+
+// The QR sign-in (antd's QRCode and Result) is loaded when its tab or a QR code's link is opened, not with the form.
+const QrLoginPanel = lazy(() => import('./QrLogin').then((m) => ({ default: m.QrLoginPanel })));
+const QrConfirm = lazy(() => import('./QrLogin').then((m) => ({ default: m.QrConfirm })));
 
 /** Only same-site paths are followed after login. */
 function safeRedirect(value: string | null): string | null {
@@ -39,7 +42,9 @@ export default function LoginPage() {
   if (sessionId && loggedIn) {
     return (
       <AuthCard title={t('auth.qr.confirmTitle')}>
-        <QrConfirm sessionId={sessionId} onDone={() => navigate(defaultPage(getSession()) ?? '/', { replace: true })} />
+        <Suspense fallback={<Spin />}>
+          <QrConfirm sessionId={sessionId} onDone={() => navigate(defaultPage(getSession()) ?? '/', { replace: true })} />
+        </Suspense>
       </AuthCard>
     );
   }
@@ -67,7 +72,9 @@ export default function LoginPage() {
         ]}
       />
       {role === 'qr' ? (
-        <QrLoginPanel onTokens={entered} />
+        <Suspense fallback={<Spin />}>
+          <QrLoginPanel onTokens={entered} />
+        </Suspense>
       ) : (
         <Form layout="vertical" onFinish={submit} requiredMark={false}>
           <Form.Item name="email" label={t('common.email')} rules={[rule('email')]}>

@@ -1,0 +1,110 @@
+/**
+ * The console's files over real HTTP, as a browser receives them: a build's brotli or gzip sibling by the request's
+ * Accept-Encoding (the bytes decode to the original), hashed assets immutable for a year, index.html revalidated on
+ * every load (also when it answers a console route), and a missing hashed asset a 404 rather than HTML.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestServer, type TTestServer } from '../../test/helpers.js';
+import { HASHED_ASSET_CACHE } from './console-static.js';
+
+const SCRIPT = `export const greeting = ${JSON.stringify('hello from the console '.repeat(200))};\n`;
+const INDEX = `<!doctype html><html><head><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body>${'<div></div>'.repeat(200)}</body></html>`;
+
+interface TRawResponse {
+  status: number;
+  headers: Record<string, string | string[] | undefined>;
+  body: Buffer;
+}
+
+/** GET `path` with `acceptEncoding`, body left encoded (node:http does not decode). */
+function get(base: string, path: string, acceptEncoding: string): Promise<TRawResponse> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${base}${path}`, { headers: { 'accept-encoding': acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+    });
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+describe('console files: compressed by Accept-Encoding, cached by name', () => {
+  let server: TTestServer;
+  let dist: string;
+
+  beforeAll(async () => {
+    dist = mkdtempSync(join(tmpdir(), 'tessera-dist-'));
+    mkdirSync(join(dist, 'assets'));
+    // What `vite build` writes: each file with its .br and .gz siblings.
+    for (const [name, text] of [
+      ['index.html', INDEX],
+      ['assets/index-Ab12Cd34.js', SCRIPT],
+    ]) {
+      writeFileSync(join(dist, name), text);
+      writeFileSync(join(dist, `${name}.br`), brotliCompressSync(text));
+      writeFileSync(join(dist, `${name}.gz`), gzipSync(text));
+    }
+    server = await startTestServer({ webDist: dist });
+  });
+  afterAll(async () => {
+    await server?.stop();
+    rmSync(dist, { recursive: true, force: true });
+  });
+
+  it('sends brotli to a browser that accepts it, and the bytes decode to the script', async () => {
+    const res = await get(server.httpUrl, '/assets/index-Ab12Cd34.js', 'gzip, deflate, br, zstd');
+    expect(res.status).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/javascript/);
+    expect(res.headers.vary).toMatch(/accept-encoding/i);
+    expect(res.body.length).toBeLessThan(SCRIPT.length / 4);
+    expect(brotliDecompressSync(res.body).toString()).toBe(SCRIPT);
+  });
+
+  it('sends gzip when only gzip is accepted', async () => {
+    const res = await get(server.httpUrl, '/assets/index-Ab12Cd34.js', 'gzip');
+    expect(res.headers['content-encoding']).toBe('gzip');
+    expect(gunzipSync(res.body).toString()).toBe(SCRIPT);
+  });
+
+  it('sends the file as it is when no encoding is accepted', async () => {
+    const res = await get(server.httpUrl, '/assets/index-Ab12Cd34.js', 'identity');
+    expect(res.headers['content-encoding']).toBeUndefined();
+    expect(res.body.toString()).toBe(SCRIPT);
+  });
+
+  it('marks hashed assets immutable for a year, in every encoding', async () => {
+    for (const encoding of ['br', 'gzip', 'identity']) {
+      const res = await get(server.httpUrl, '/assets/index-Ab12Cd34.js', encoding);
+      expect(res.headers['cache-control']).toBe(HASHED_ASSET_CACHE);
+      expect(res.headers['cache-control']).toContain('max-age=31536000');
+    }
+  });
+
+  it('has index.html revalidated and never immutable, at / and at a console route', async () => {
+    for (const path of ['/', '/index.html', '/device/detail/3']) {
+      const res = await get(server.httpUrl, path, 'gzip, deflate, br');
+      expect(res.status, path).toBe(200);
+      expect(res.headers['content-type'], path).toMatch(/text\/html/);
+      expect(res.headers['content-encoding'], path).toBe('br');
+      expect(brotliDecompressSync(res.body).toString(), path).toBe(INDEX);
+      expect(res.headers['cache-control'], path).toBe('no-cache');
+      expect(res.headers['cache-control'], path).not.toContain('immutable');
+    }
+  });
+
+  it('answers a missing hashed asset with a 404 (not index.html), and an unknown API path with a JSON 404', async () => {
+    const asset = await get(server.httpUrl, '/assets/gone-Zz99.js', 'br');
+    expect(asset.status).toBe(404);
+    expect(asset.headers['content-type']).toMatch(/json/);
+    const api = await get(server.httpUrl, '/frontstage/v1/nothing-here', 'br');
+    expect(api.status).toBe(404);
+    expect(JSON.parse(api.body.toString()).code).toBeTruthy();
+  });
+});
