@@ -1,54 +1,27 @@
 /**
- * The logged-in layout: side menu of the sections this session may open (visibleMenu from contracts, labels
- * `menu.<key>`), header with the language switch, the user's email, (admins) the accounts page, profile and logout.
- * While an admin acts as another account, a banner says so with the way back. When an authorisation request of the
- * account is answered or revoked (`live/accounts/{id}/access`), every cached read is refetched.
+ * The logged-in layout. On a desktop: the section menu in a side bar, the header with the assistant and the account
+ * controls side by side. Below 768 px (lib/useIsPhone): the menu opens in a drawer from a header button (and closes
+ * when a page is chosen) and the account controls sit in one account menu (HeaderAccount.tsx), so the page keeps
+ * the phone's full width. While an admin acts as another account, a banner says so with the way back. When an
+ * authorisation request of the account is answered or revoked (`live/accounts/{id}/access`), every cached read is
+ * refetched.
  */
-import {
-  ApartmentOutlined,
-  AlertOutlined,
-  AppstoreOutlined,
-  ClusterOutlined,
-  DashboardOutlined,
-  DownloadOutlined,
-  FunctionOutlined,
-  LineChartOutlined,
-  LogoutOutlined,
-  MessageOutlined,
-  ProjectOutlined,
-  RobotOutlined,
-  SafetyCertificateOutlined,
-  SettingOutlined,
-  TeamOutlined,
-  UserOutlined,
-} from '@ant-design/icons';
-import { canOpenPage, defaultPage, findPage, visibleMenu } from '@tessera/contracts';
-import { Alert, Button, Layout, Menu, Space, Spin, Typography } from 'antd';
-import { type ReactNode, Suspense } from 'react';
+import { MenuOutlined } from '@ant-design/icons';
+import { Alert, Button, Drawer, Layout, Spin } from 'antd';
+import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation, useNavigate } from 'react-router';
-import { LanguageSwitch } from '../components/LanguageSwitch';
+import { Outlet, useLocation, useNavigate } from 'react-router';
 import { AssistantButton } from '../features/assistant/components/AssistantButton';
+import { useIsPhone } from '../lib/useIsPhone';
 import { useLiveAccess } from '../lib/live';
 import { queryClient } from '../lib/query';
 import { adminReturn, returnToAdmin } from '../lib/session';
 import { useSession } from '../lib/useSession';
+import { AccountMenu, HeaderLinks } from './HeaderAccount';
+import { Brand, SideMenu } from './SideMenu';
 
-const ICONS: Record<string, ReactNode> = {
-  dashboard: <DashboardOutlined />,
-  product: <AppstoreOutlined />,
-  project: <ProjectOutlined />,
-  device: <ClusterOutlined />,
-  alerts: <AlertOutlined />,
-  authorisation: <SafetyCertificateOutlined />,
-  analytics: <LineChartOutlined />,
-  download: <DownloadOutlined />,
-  machine: <SettingOutlined />,
-  lineNotify: <MessageOutlined />,
-  platformRule: <ApartmentOutlined />,
-  platformTelemetry: <FunctionOutlined />,
-  aiModel: <RobotOutlined />,
-};
+/** Width of the side bar and of the phone's menu drawer, in px. */
+const MENU_WIDTH_PX = 208;
 
 /** The shell around every logged-in page. */
 export default function AppLayout() {
@@ -56,53 +29,60 @@ export default function AppLayout() {
   const session = useSession();
   const navigate = useNavigate();
   const { pathname } = useLocation();
+  const isPhone = useIsPhone();
+  const [menuOpen, setMenuOpen] = useState(false);
   useLiveAccess(() => void queryClient.invalidateQueries());
+  // A page chosen some other way (a link, the back button) closes the phone's menu too.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation
+  useEffect(() => setMenuOpen(false), [pathname]);
   const back = session.token ? adminReturn() : null;
   const endActing = () => {
     returnToAdmin();
     queryClient.clear();
     navigate('/admin/accounts', { replace: true });
   };
-  const sections = visibleMenu(session);
-  const selected =
-    findPage(pathname)?.section.key ?? sections.find((s) => pathname === `/${s.key}` || pathname.startsWith(`/${s.key}/`))?.key;
-  const items = sections.map((s) => ({
-    key: s.key,
-    icon: ICONS[s.key],
-    label: <span data-testid={`menu-${s.key}`}>{t(`menu.${s.key}`)}</span>,
-  }));
-  const open = (key: string) => {
-    const section = sections.find((s) => s.key === key);
-    const page = section?.pages.find((p) => canOpenPage(section, p, session));
-    navigate(page?.path ?? defaultPage(session) ?? '/');
-  };
 
   return (
     <Layout style={{ minHeight: '100vh' }}>
-      <Layout.Sider breakpoint="lg" collapsedWidth={0} theme="light" width={208}>
-        <Link to="/" style={{ display: 'block', padding: '18px 24px', fontWeight: 600, fontSize: 18 }}>
-          Tessera IoT
-        </Link>
-        <Menu mode="inline" selectedKeys={selected ? [selected] : []} items={items} onClick={(e) => open(e.key)} data-testid="side-menu" />
-      </Layout.Sider>
-      <Layout>
-        <Layout.Header style={{ background: '#fff', display: 'flex', justifyContent: 'flex-end', alignItems: 'center', paddingInline: 24 }}>
-          <Space size="large">
-            <AssistantButton />
-            <LanguageSwitch />
-            <Typography.Text data-testid="header-email">{session.email}</Typography.Text>
-            {session.level === 'admin' && (
-              <Link to="/admin/accounts" data-testid="header-accounts">
-                <TeamOutlined /> {t('admin.accounts')}
-              </Link>
-            )}
-            <Link to="/profile" data-testid="header-profile">
-              <UserOutlined /> {t('common.profile')}
-            </Link>
-            <Link to="/logout" data-testid="header-logout">
-              <LogoutOutlined /> {t('common.logout')}
-            </Link>
-          </Space>
+      {!isPhone && (
+        <Layout.Sider theme="light" width={MENU_WIDTH_PX}>
+          <Brand />
+          <SideMenu />
+        </Layout.Sider>
+      )}
+      {isPhone && (
+        <Drawer
+          placement="left"
+          open={menuOpen}
+          onClose={() => setMenuOpen(false)}
+          size={MENU_WIDTH_PX}
+          closable={false}
+          styles={{ body: { padding: 0 } }}
+          data-testid="menu-drawer"
+        >
+          <Brand />
+          <SideMenu onNavigate={() => setMenuOpen(false)} />
+        </Drawer>
+      )}
+      <Layout style={{ minWidth: 0 }}>
+        <Layout.Header
+          style={{ background: '#fff', display: 'flex', alignItems: 'center', gap: isPhone ? 8 : 24, paddingInline: isPhone ? 8 : 24 }}
+        >
+          {isPhone && (
+            <>
+              <Button
+                type="text"
+                icon={<MenuOutlined />}
+                onClick={() => setMenuOpen(true)}
+                aria-label={t('shell.openMenu')}
+                data-testid="menu-open"
+              />
+              <Brand compact />
+            </>
+          )}
+          <div style={{ flex: 1 }} />
+          <AssistantButton iconOnly={isPhone} />
+          {isPhone ? <AccountMenu /> : <HeaderLinks />}
         </Layout.Header>
         {back && (
           <Alert
@@ -117,7 +97,7 @@ export default function AppLayout() {
             }
           />
         )}
-        <Layout.Content style={{ margin: 24 }}>
+        <Layout.Content style={{ margin: isPhone ? 12 : 24, minWidth: 0 }}>
           <Suspense fallback={<Spin />}>
             <Outlet />
           </Suspense>

@@ -12,8 +12,8 @@ import { useAssistantStatus } from '../api';
 
 const AssistantDrawer = lazy(() => import('./AssistantDrawer'));
 
-/** The button, or nothing for an account without 13:25 or a platform without an AI endpoint. */
-export function AssistantButton() {
+/** The button, or nothing for an account without 13:25 or a platform without an AI endpoint; `iconOnly` at phone width. */
+export function AssistantButton({ iconOnly = false }: { iconOnly?: boolean }) {
   const { t } = useTranslation();
   const session = useSession();
   const granted = Boolean(session.token) && hasFeature(session.fea, ASSISTANT_FEATURE);
@@ -30,9 +30,10 @@ export function AssistantButton() {
           setLoaded(true);
           setOpen(true);
         }}
+        aria-label={t('assistant.open')}
         data-testid="assistant-open"
       >
-        {t('assistant.open')}
+        {!iconOnly && t('assistant.open')}
       </Button>
       {loaded && (
         <Suspense fallback={null}>

@@ -28,7 +28,7 @@ export function RunsCard({
 }) {
   const { t } = useTranslation();
   return (
-    <Card size="small" title={t('platformRules.runs')}>
+    <Card size="small" title={t('platformRules.runs')} data-testid="rule-runs">
       {untraced > 0 && (
         <Typography.Paragraph type="secondary" data-testid="runs-untraced">
           {t('platformRules.untracedRuns', { count: untraced })}

@@ -3,7 +3,9 @@
  * types (drag onto the canvas, or click to add), connect, delete (Delete/Backspace), undo/redo (Ctrl+Z,
  * Ctrl+Shift+Z), copy/paste of selected nodes (Ctrl+C, Ctrl+V), the selected node's form in the side panel; save,
  * apply (problems come back on their nodes), start, stop, run; the run list, a run's path highlighted on the graph
- * with each node's input, output and variables on click, and replay of a run against the saved draft.
+ * with each node's input, output and variables on click, and replay of a run against the saved draft. At phone width
+ * (lib/useIsPhone) the editor opens read-only: the graph (pan and zoom, no palette, no node form, no editing), the
+ * rule's start/stop/run and its run list, with a note that editing needs a wider screen.
  */
 import { PlayCircleOutlined, RedoOutlined, SaveOutlined, UndoOutlined } from '@ant-design/icons';
 import type { TFlowEdge, TFlowNode, TFlowNodeType, TPlatformRule } from '@tessera/contracts';
@@ -27,6 +29,7 @@ import { type DragEvent, useCallback, useEffect, useMemo, useRef, useState } fro
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import type { HttpError } from '../../../lib/http';
+import { useIsPhone } from '../../../lib/useIsPhone';
 import { useSession } from '../../../lib/useSession';
 import { useUnsavedChangesPrompt } from '../../../lib/useUnsavedChangesPrompt';
 import { usePlatformRule, useReplayRun, useRuleAction, useRuleRun, useRuleRuns, useSavePlatformRule } from '../api';
@@ -81,6 +84,7 @@ function Editor({ rule }: { rule: TPlatformRule }) {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const flow = useReactFlow();
+  const compact = useIsPhone();
   const [graph, setGraph] = useState<TGraphState>(() => toCanvas(rule.draft));
   const [saved, setSaved] = useState(() => canonical(toDraft(toCanvas(rule.draft))));
   const [name, setName] = useState(rule.name);
@@ -257,7 +261,8 @@ function Editor({ rule }: { rule: TPlatformRule }) {
             value={name}
             onChange={(e) => setName(e.target.value)}
             maxLength={64}
-            style={{ width: 240 }}
+            readOnly={compact}
+            style={{ width: compact ? '100%' : 240 }}
             data-testid="rule-detail-name"
             aria-label={t('common.name')}
           />
@@ -266,14 +271,18 @@ function Editor({ rule }: { rule: TPlatformRule }) {
           {dirty && <Tag color="orange">{t('platformRules.unsaved')}</Tag>}
         </Space>
         <Space wrap>
-          <Button icon={<UndoOutlined />} onClick={undo} aria-label={t('platformRules.undo')} data-testid="flow-undo" />
-          <Button icon={<RedoOutlined />} onClick={redo} aria-label={t('platformRules.redo')} data-testid="flow-redo" />
-          <Button icon={<SaveOutlined />} onClick={onSave} loading={save.isPending} data-testid="rule-save">
-            {t('common.save')}
-          </Button>
-          <Button type="primary" onClick={onApply} loading={action.isPending && action.variables === 'apply'} data-testid="rule-apply">
-            {t('platformRules.apply')}
-          </Button>
+          {!compact && (
+            <>
+              <Button icon={<UndoOutlined />} onClick={undo} aria-label={t('platformRules.undo')} data-testid="flow-undo" />
+              <Button icon={<RedoOutlined />} onClick={redo} aria-label={t('platformRules.redo')} data-testid="flow-redo" />
+              <Button icon={<SaveOutlined />} onClick={onSave} loading={save.isPending} data-testid="rule-save">
+                {t('common.save')}
+              </Button>
+              <Button type="primary" onClick={onApply} loading={action.isPending && action.variables === 'apply'} data-testid="rule-apply">
+                {t('platformRules.apply')}
+              </Button>
+            </>
+          )}
           {running ? (
             <Button
               danger
@@ -302,13 +311,14 @@ function Editor({ rule }: { rule: TPlatformRule }) {
         </Space>
       </Flex>
       {graphProblems.length > 0 && <Alert type="error" showIcon data-testid="rule-graph-problems" message={graphProblems.join('; ')} />}
+      {compact && <Alert type="info" showIcon data-testid="rule-read-only" message={t('platformRules.phoneReadOnly')} />}
       <Flex gap={12} align="stretch" style={{ minWidth: 0 }}>
-        <Palette onAdd={addAtCentre} />
+        {!compact && <Palette onAdd={addAtCentre} />}
         {/* biome-ignore lint/a11y/noStaticElementInteractions: the drop target of the palette's drag; every node can also be added by its palette button */}
         <div
-          style={{ flex: 1, minWidth: 0, height: 560, border: '1px solid #f0f0f0', borderRadius: 8 }}
+          style={{ flex: 1, minWidth: 0, height: compact ? 360 : 560, border: '1px solid #f0f0f0', borderRadius: 8 }}
           onDragOver={(e) => e.preventDefault()}
-          onDrop={onDrop}
+          onDrop={compact ? undefined : onDrop}
           data-testid="flow-canvas"
         >
           <ReactFlow<TFlowCanvasNode>
@@ -319,7 +329,10 @@ function Editor({ rule }: { rule: TPlatformRule }) {
             onEdgesChange={onEdgesChange}
             onConnect={onConnect}
             onPaneClick={() => setSelectedId(null)}
-            deleteKeyCode={['Delete', 'Backspace']}
+            nodesDraggable={!compact}
+            nodesConnectable={!compact}
+            edgesReconnectable={!compact}
+            deleteKeyCode={compact ? null : ['Delete', 'Backspace']}
             defaultViewport={{ x: 0, y: 0, zoom: 1 }}
             fitView={rule.draft.nodes.length > 0}
             fitViewOptions={{ maxZoom: 1 }}
@@ -329,12 +342,14 @@ function Editor({ rule }: { rule: TPlatformRule }) {
             <Controls />
           </ReactFlow>
         </div>
-        <NodePanel
-          node={selected ? { id: selected.id, kind: selected.data.kind, data: selected.data.data } : null}
-          onChange={setSelectedData}
-          step={step}
-          steps={run.data?.steps ?? []}
-        />
+        {!compact && (
+          <NodePanel
+            node={selected ? { id: selected.id, kind: selected.data.kind, data: selected.data.data } : null}
+            onChange={setSelectedData}
+            step={step}
+            steps={run.data?.steps ?? []}
+          />
+        )}
       </Flex>
       <RunsCard
         runs={runs.data?.data ?? []}

@@ -1,0 +1,78 @@
+/**
+ * The console's section menu (visibleMenu from contracts, labels `menu.<key>`), shown in the side bar on a desktop
+ * and in the menu drawer at phone width; the section of the current page is selected.
+ */
+import {
+  AlertOutlined,
+  ApartmentOutlined,
+  AppstoreOutlined,
+  ClusterOutlined,
+  DashboardOutlined,
+  DownloadOutlined,
+  FunctionOutlined,
+  LineChartOutlined,
+  MessageOutlined,
+  ProjectOutlined,
+  RobotOutlined,
+  SafetyCertificateOutlined,
+  SettingOutlined,
+} from '@ant-design/icons';
+import { canOpenPage, defaultPage, findPage, visibleMenu } from '@tessera/contracts';
+import { Menu } from 'antd';
+import type { ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate } from 'react-router';
+import { useSession } from '../lib/useSession';
+
+const ICONS: Record<string, ReactNode> = {
+  dashboard: <DashboardOutlined />,
+  product: <AppstoreOutlined />,
+  project: <ProjectOutlined />,
+  device: <ClusterOutlined />,
+  alerts: <AlertOutlined />,
+  authorisation: <SafetyCertificateOutlined />,
+  analytics: <LineChartOutlined />,
+  download: <DownloadOutlined />,
+  machine: <SettingOutlined />,
+  lineNotify: <MessageOutlined />,
+  platformRule: <ApartmentOutlined />,
+  platformTelemetry: <FunctionOutlined />,
+  aiModel: <RobotOutlined />,
+};
+
+/** The product name, linking to the default page. */
+export function Brand({ compact = false }: { compact?: boolean }) {
+  return (
+    <Link
+      to="/"
+      style={{ display: 'block', padding: compact ? 0 : '18px 24px', fontWeight: 600, fontSize: compact ? 16 : 18, whiteSpace: 'nowrap' }}
+    >
+      Tessera IoT
+    </Link>
+  );
+}
+
+/** The menu; `onNavigate` runs after a section was chosen (the phone's drawer closes then). */
+export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {
+  const { t } = useTranslation();
+  const session = useSession();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const sections = visibleMenu(session);
+  const selected =
+    findPage(pathname)?.section.key ?? sections.find((s) => pathname === `/${s.key}` || pathname.startsWith(`/${s.key}/`))?.key;
+  const items = sections.map((s) => ({
+    key: s.key,
+    icon: ICONS[s.key],
+    label: <span data-testid={`menu-${s.key}`}>{t(`menu.${s.key}`)}</span>,
+  }));
+  const open = (key: string) => {
+    const section = sections.find((s) => s.key === key);
+    const page = section?.pages.find((p) => canOpenPage(section, p, session));
+    navigate(page?.path ?? defaultPage(session) ?? '/');
+    onNavigate?.();
+  };
+  return (
+    <Menu mode="inline" selectedKeys={selected ? [selected] : []} items={items} onClick={(e) => open(e.key)} data-testid="side-menu" />
+  );
+}
