@@ -7,7 +7,7 @@
 import { topics } from '@tessera/contracts';
 import type { MqttClient } from 'mqtt';
 import { connectDevices } from '../support/devices.js';
-import { percentile } from '../overload/stats.js';
+import { percentile, worstSeconds } from '../overload/stats.js';
 
 /** What the parent asks of the load process. */
 export type TLoadCommand =
@@ -27,7 +27,18 @@ export type TLoadReport =
   | { kind: 'connected' }
   | { kind: 'window' }
   | { kind: 'closed'; acked: number; elapsedS: number; cpu: TLoadCpu }
-  | { kind: 'paced'; sent: number; acked: number; elapsedS: number; p50Ms: number; p99Ms: number; maxMs: number; cpu: TLoadCpu }
+  | {
+      kind: 'paced';
+      sent: number;
+      acked: number;
+      elapsedS: number;
+      p50Ms: number;
+      p99Ms: number;
+      maxMs: number;
+      /** The three seconds of the window with the highest p99: [second from the window's start, p99 ms, samples]. */
+      worstSeconds: [number, number, number][];
+      cpu: TLoadCpu;
+    }
   | { kind: 'ended' };
 
 let clients: MqttClient[] = [];
@@ -89,8 +100,10 @@ async function closedLoop(warmupS: number, seconds: number, window: number): Pro
 async function paced(warmupS: number, seconds: number, ratePerS: number): Promise<void> {
   const periodMs = (1000 * clients.length) / ratePerS;
   const latencies: number[] = [];
+  const startedAtS: number[] = [];
   const pending: Promise<void>[] = [];
   let counting = false;
+  let countingFrom = 0;
   let sent = 0;
   let running = true;
   const devices = clients.map(async (client, di) => {
@@ -101,7 +114,9 @@ async function paced(warmupS: number, seconds: number, ratePerS: number): Promis
       if (counted) sent += 1;
       pending.push(
         client.publishAsync(topicsOf[di] as string, payloadOf(di, n), { qos: 1 }).then(() => {
-          if (counted) latencies.push(performance.now() - t0);
+          if (!counted) return;
+          latencies.push(performance.now() - t0);
+          startedAtS.push((t0 - countingFrom) / 1000);
         }),
       );
       next += periodMs;
@@ -110,6 +125,7 @@ async function paced(warmupS: number, seconds: number, ratePerS: number): Promis
   });
   const m = await measured(warmupS, seconds, () => {
     counting = true;
+    countingFrom = performance.now();
   });
   counting = false;
   running = false;
@@ -124,6 +140,7 @@ async function paced(warmupS: number, seconds: number, ratePerS: number): Promis
     p50Ms: percentile(latencies, 50),
     p99Ms: percentile(latencies, 99),
     maxMs,
+    worstSeconds: worstSeconds(latencies, startedAtS, 3),
     cpu: m.cpu,
   });
 }

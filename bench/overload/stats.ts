@@ -25,3 +25,22 @@ export function printTable(header: readonly string[], rows: readonly (readonly s
   console.log(line(header));
   for (const r of rows) console.log(line(r));
 }
+
+/**
+ * The `count` seconds with the highest p99 of `latencies` (ms), each latency placed in the second `atS[i]` (s from the
+ * start of the measurement) it was started in; `[second, p99 ms, samples]`, worst first. Shows whether a tail is one
+ * stall or spread over the run.
+ */
+export function worstSeconds(latencies: readonly number[], atS: readonly number[], count: number): [number, number, number][] {
+  const bySecond = new Map<number, number[]>();
+  latencies.forEach((ms, i) => {
+    const second = Math.floor(atS[i] ?? 0);
+    const list = bySecond.get(second) ?? [];
+    list.push(ms);
+    bySecond.set(second, list);
+  });
+  return [...bySecond]
+    .map(([second, list]): [number, number, number] => [second, percentile(list, 99), list.length])
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, count);
+}

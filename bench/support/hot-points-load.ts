@@ -14,6 +14,7 @@ import { epochNow, pointValue, type THotPointsJob, type THotPointsResult } from 
 async function publish(job: THotPointsJob, clients: readonly MqttClient[]): Promise<THotPointsResult> {
   const sentAt: Record<number, number[]> = {};
   const ackLatencies: number[] = [];
+  const ackSentAtS: number[] = [];
   const measuredFrom = performance.now() + job.warmupS * 1000;
   const stopAt = measuredFrom + job.seconds * 1000;
   let sent = 0;
@@ -38,13 +39,14 @@ async function publish(job: THotPointsJob, clients: readonly MqttClient[]): Prom
             if (!measured) return;
             lastAckAt = performance.now();
             ackLatencies.push(lastAckAt - t0);
+            ackSentAtS.push((t0 - measuredFrom) / 1000);
           }),
         );
       }
       await Promise.all(acks);
     }),
   );
-  return { type: 'result', sent, acked: ackLatencies.length, ackLatencies, sentAt, seconds: (lastAckAt - measuredFrom) / 1000 };
+  return { type: 'result', sent, acked: ackLatencies.length, ackLatencies, ackSentAtS, sentAt, seconds: (lastAckAt - measuredFrom) / 1000 };
 }
 
 let clients: MqttClient[] = [];

@@ -39,6 +39,8 @@ export interface THotPointsResult {
   sent: number;
   acked: number;
   ackLatencies: number[];
+  /** When each of `ackLatencies`' points was published, s after the end of the warm-up. */
+  ackSentAtS: number[];
   sentAt: Record<number, number[]>;
   seconds: number;
 }

@@ -25,6 +25,12 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   /** The pg pool when `kind` is postgres (used by the COPY-free bulk paths and benchmarks). */
   pool?: pg.Pool;
+  /**
+   * PostgreSQL only: a pool of its own for the ingest writers (TPostgresOptions.ingestPoolSize connections), so that a
+   * burst of other queries — notifications of hundreds of alerts opening at once, an export — never queues ingest's
+   * batch statements (and so devices' PUBACKs) behind it in `pool`'s queue. PGlite has one connection: ingest uses `db`.
+   */
+  ingestDb?: Db;
   /** The PGlite instance when `kind` is pglite. */
   pglite?: PGlite;
   /**
@@ -43,6 +49,9 @@ export interface Database {
    */
   close(deadlineMs?: number): Promise<void>;
 }
+
+/** Connections of the ingest writers' own pool: one per batch written at once (the ingest pipeline's INGEST_WRITERS). */
+export const INGEST_POOL_SIZE = 4;
 
 /** How long {@link Database.ping} waits for the answer, in milliseconds (GET /healthz answers within a second). */
 export const DB_PING_DEADLINE_MS = 800;
@@ -63,6 +72,8 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (v) => Number(v));
 export interface TPostgresOptions {
   /** Connections of the pool (default 10). */
   poolSize?: number;
+  /** Connections of the ingest writers' own pool (default {@link INGEST_POOL_SIZE}; Database.ingestDb). */
+  ingestPoolSize?: number;
   /** Connection and statement timeouts (default {@link DB_TIMEOUT_DEFAULTS}); see pg-pool.ts for the others. */
   timeouts?: Partial<TPgTimeouts>;
   /** Told of every connection the server or the network dropped (the process goes on; the pool reopens one). */
@@ -78,12 +89,16 @@ export interface TPostgresOptions {
  */
 export async function openPostgres(url: string, opts: TPostgresOptions = {}): Promise<Database> {
   const timeouts: TPgTimeouts = { ...DB_TIMEOUT_DEFAULTS, ...opts.timeouts };
-  const { pool, end } = createPgPool(url, opts.poolSize ?? 10, timeouts, opts.onConnectionError ?? (() => undefined));
+  const onConnectionError = opts.onConnectionError ?? (() => undefined);
+  const { pool, end } = createPgPool(url, opts.poolSize ?? 10, timeouts, onConnectionError);
+  // Opened on demand like the main pool's: no connection until the first batch.
+  const ingest = createPgPool(url, opts.ingestPoolSize ?? INGEST_POOL_SIZE, timeouts, onConnectionError);
+  const endBoth = (deadlineMs: number) => Promise.all([end(deadlineMs), ingest.end(deadlineMs)]).then(() => undefined);
   const probe = new PgProbe(url, DB_PING_DEADLINE_MS);
   try {
     await pool.query('select 1');
   } catch (err) {
-    await end(0);
+    await endBoth(0);
     throw err;
   }
   const db = drizzlePg(pool, { schema }) as unknown as Db;
@@ -91,6 +106,7 @@ export async function openPostgres(url: string, opts: TPostgresOptions = {}): Pr
     db,
     kind: 'postgres',
     pool,
+    ingestDb: drizzlePg(ingest.pool, { schema }) as unknown as Db,
     ping: () => probe.ping(),
     async connectUnbounded() {
       const client = new pg.Client({ ...clientSettings(url, timeouts), statement_timeout: 0, query_timeout: undefined });
@@ -100,7 +116,7 @@ export async function openPostgres(url: string, opts: TPostgresOptions = {}): Pr
     },
     async close(deadlineMs = DB_CLOSE_DEADLINE_MS) {
       probe.close();
-      await end(deadlineMs);
+      await endBoth(deadlineMs);
     },
   };
 }

@@ -19,6 +19,21 @@ describe(`ingest drains on close (${TEST_DB_KIND})`, () => {
     await database.close();
   });
 
+  it('writes a lone publish at once when no batch is being written, not after INGEST_FLUSH_MS', async () => {
+    const [dev] = (await buildDeviceProject(server.ctx.db)).devices;
+    const device = await connectMqtt(server.mqttUrl, dev.tangramId, dev.secret);
+    try {
+      const t0 = performance.now();
+      await device.publishAsync(topics.telemetry(dev.tangramId), JSON.stringify({ key: 'temperature', ts: Date.now(), vs: [1] }), {
+        qos: 1,
+      });
+      // The flush interval is 2,000 ms; an idle writer takes the batch on the next turn of the event loop.
+      expect(performance.now() - t0).toBeLessThan(1_000);
+    } finally {
+      await device.endAsync(true);
+    }
+  });
+
   it('stores every acknowledged point when the server closes right after the publishes', async () => {
     const [dev] = (await buildDeviceProject(server.ctx.db)).devices;
     const device = await connectMqtt(server.mqttUrl, dev.tangramId, dev.secret);

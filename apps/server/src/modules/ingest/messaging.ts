@@ -79,7 +79,8 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
   const isExternal = !!config.mqttUrl;
 
   const pipeline: IngestPipeline = new IngestPipeline({
-    db,
+    // Batches go through the writers' own pool when there is one: never queued behind other work's queries.
+    db: ctx.database.ingestDb ?? db,
     log,
     directory,
     batchMax: config.ingestBatchMax,

@@ -10,7 +10,7 @@
 import { DEVICE_RATE_BURST_POINTS, DEVICE_RATE_POINTS_PER_S, INGEST_REJECT_REASONS, type TLiveMessage } from '@tessera/contracts';
 import type { Logger } from 'pino';
 import type { TIngestBacklog } from '../../core/context.js';
-import type { Db } from '../../db/client.js';
+import { type Db, INGEST_POOL_SIZE } from '../../db/client.js';
 import { type TBatchResult, writeIngestBatch } from '../telemetry/write.js';
 import { AckOrder, type TAckTurn } from './ack-order.js';
 import { AdmissionGate } from './admission.js';
@@ -72,11 +72,12 @@ export interface TPipelineOptions {
  * Batches written at once. Each batch is one statement (telemetry/write.ts) whose row locks (latest, rollups, device
  * rows: every batch touches the same devices) last until its commit is flushed, so concurrent batches queue on
  * each other's locks in PostgreSQL while the others parse, answer and wait for WAL; four kept 1-point ingest
- * 1.4–2× above two on a shared 2-core machine (docs/decisions/ingest.md "1-point ingest"), six measured no better,
- * and four leave most of the default pool of 10 to the API and the rule engines. writeIngestBatch sorts rows by key
+ * 1.4–2× above two on a shared 2-core machine (docs/decisions/ingest.md "1-point ingest"), six measured no better.
+ * On PostgreSQL the writers have a pool of their own of as many connections (Database.ingestDb), apart from the
+ * API's and the rule engines'. writeIngestBatch sorts rows by key
  * so that concurrent batches lock in the same order.
  */
-export const INGEST_WRITERS = 4;
+export const INGEST_WRITERS = INGEST_POOL_SIZE;
 /** Batches' worth of points held at most: one per writer, one ready for the next free writer, one filling. */
 export const INGEST_QUEUED_BATCHES = INGEST_WRITERS + 2;
 /**
@@ -89,6 +90,16 @@ export const INGEST_READ_BATCHES = 1;
 /** Payload bytes open at most before devices' sockets stop being read (read-gate.ts). */
 export const INGEST_READ_BYTES_MAX = 32 * 1024 * 1024;
 
+/**
+ * How long (ms) the filling batch gathers publishes while `writesInFlight` of INGEST_WRITERS batches are being
+ * written: `flushMs` (INGEST_FLUSH_MS) in proportion to the writers busy. An idle writer goes at once (low latency
+ * when the database keeps up); busy writers let the next batch grow (fewer, larger statements under load). Measured
+ * against a fixed 20 ms wait in docs/decisions/ingest.md "1-point ingest".
+ */
+export function flushWaitMs(flushMs: number, writesInFlight: number): number {
+  return (flushMs * Math.min(writesInFlight, INGEST_WRITERS)) / INGEST_WRITERS;
+}
+
 /** Batches device publishes into PostgreSQL/PGlite. */
 export class IngestPipeline {
   private filling = new PendingBatch();
@@ -97,6 +108,9 @@ export class IngestPipeline {
   /** Acknowledgements released in the order the writes started (ack-order.ts). */
   private readonly ackOrder = new AckOrder();
   private timer: NodeJS.Timeout | null = null;
+  /** The pending end-of-turn check of the filling batch while no write is in flight (fillingDue). */
+  private endOfTurn: NodeJS.Immediate | null = null;
+  private turnEnded = false;
   private closing = false;
   /** Publishes awaiting their project's keys; drain waits for them. */
   private readonly arriving = new Set<Promise<void>>();
@@ -237,6 +251,8 @@ export class IngestPipeline {
     this.closing = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    if (this.endOfTurn) clearImmediate(this.endOfTurn);
+    this.endOfTurn = null;
     this.gate.close(new IngestClosedError('ingest is closing'));
     while (this.arriving.size > 0 || this.writing.size > 0 || this.ready.length > 0 || !this.filling.isEmpty()) {
       if (this.arriving.size > 0) await Promise.all(this.arriving);
@@ -315,26 +331,48 @@ export class IngestPipeline {
     return b;
   }
 
-  /** Starts writes while a writer is free: full batches first, then the filling one once INGEST_FLUSH_MS old. */
+  /**
+   * Starts writes while a writer is free: full batches first, then the filling one once it is due. How long the
+   * filling batch gathers grows with the writes in flight (flushWaitMs): with none, it is written once the event
+   * loop's current turn has filed what it read; with every writer busy, it fills until one is free.
+   */
   private schedule(): void {
     while (this.writing.size < INGEST_WRITERS) {
       let batch = this.ready.shift();
       if (!batch) {
         const openedAt = this.filling.openedAt;
         if (openedAt === null) return;
-        const waitMs = this.closing ? 0 : openedAt + this.opts.flushMs - Date.now();
-        if (waitMs > 0) {
-          this.timer ??= setTimeout(() => {
-            this.timer = null;
-            this.schedule();
-          }, waitMs);
-          return;
-        }
+        if (!this.closing && !this.fillingDue(openedAt)) return;
         batch = this.filling;
         this.filling = new PendingBatch();
       }
       this.startWrite(batch);
     }
+  }
+
+  /**
+   * Whether the filling batch, opened at `openedAt` (epoch ms), is due now; when not, arranges for schedule() to run
+   * when it is. With no write in flight it is due on the turn after it was filed (setImmediate: one turn's reads go
+   * together); otherwise once flushWaitMs old.
+   */
+  private fillingDue(openedAt: number): boolean {
+    if (this.writing.size === 0) {
+      if (this.turnEnded) return true;
+      this.endOfTurn ??= setImmediate(() => {
+        this.endOfTurn = null;
+        this.turnEnded = true;
+        this.schedule();
+        this.turnEnded = false;
+      });
+      return false;
+    }
+    const waitMs = openedAt + flushWaitMs(this.opts.flushMs, this.writing.size) - Date.now();
+    if (waitMs <= 0) return true;
+    this.timer ??= setTimeout(() => {
+      this.timer = null;
+      this.schedule();
+    }, waitMs);
+    return false;
   }
 
   private startWrite(batch: PendingBatch): void {
