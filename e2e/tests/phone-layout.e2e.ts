@@ -110,10 +110,20 @@ describe('the console at phone width (Chromium, 390×844)', () => {
     await server?.stop();
   });
 
+  /** Opens each of `paths` as `account` at phone width and fails on the first page wider than the phone. */
+  async function walk(account: TBuiltAccount, role: 'vendor' | 'user', paths: string[]): Promise<void> {
+    const { context, page } = await openAs(account, role, PHONE);
+    for (const path of paths) {
+      await visit(page, path);
+      await snap(page, `phone-${role}${path.replaceAll('/', '-')}`);
+      await expectNoHorizontalOverflow(page, `${role} ${path}`);
+    }
+    await context.close();
+  }
+
   it('as a vendor, no main page is wider than the phone', async () => {
-    const { context, page } = await openAs(vendor, 'vendor', PHONE);
     const device = built.devices[0].tangramId;
-    for (const path of [
+    await walk(vendor, 'vendor', [
       '/dashboard',
       '/device/list',
       `/device/detail/${device}`,
@@ -127,18 +137,12 @@ describe('the console at phone width (Chromium, 390×844)', () => {
       '/machine/configure',
       '/machine/equipment',
       `/machine/equipment/${machineId}`,
-    ]) {
-      await visit(page, path);
-      await snap(page, `phone-vendor${path.replaceAll('/', '-')}`);
-      await expectNoHorizontalOverflow(page, `vendor ${path}`);
-    }
-    await context.close();
+    ]);
   });
 
   it('as a user, no main page is wider than the phone', async () => {
-    const { context, page } = await openAs(user, 'user', PHONE);
     const device = built.devices[0].tangramId;
-    for (const path of [
+    await walk(user, 'user', [
       '/dashboard',
       '/device/list',
       `/device/detail/${device}`,
@@ -148,12 +152,7 @@ describe('the console at phone width (Chromium, 390×844)', () => {
       '/self-auth/history',
       '/machine/equipment',
       `/machine/equipment/${machineId}`,
-    ]) {
-      await visit(page, path);
-      await snap(page, `phone-user${path.replaceAll('/', '-')}`);
-      await expectNoHorizontalOverflow(page, `user ${path}`);
-    }
-    await context.close();
+    ]);
   });
 
   it('opens the menu as a drawer over the page, and closes it once a section is chosen', async () => {

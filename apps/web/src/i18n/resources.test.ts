@@ -1,9 +1,16 @@
-/** Locale completeness (STYLE.md 6): every key in zh-TW exists in en and back, no value is empty, no key is defined twice. */
+/**
+ * Locale completeness (STYLE.md 6): every key in zh-TW exists in en and back, no value is empty, no key is defined twice;
+ * and the language chunks the console loads (strings-sign-in.ts with the entry, strings.<language>.ts with the logged-in
+ * layout) hold every key of every locale file between them.
+ */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { flattenKeys, languageOfFile, mergeLocales, type TLocaleTree } from './resources';
+import signIn from './strings-sign-in';
+import consoleEn from './strings.en';
+import consoleZh from './strings.zh-TW';
 
 const SRC = fileURLToPath(new URL('..', import.meta.url));
 
@@ -66,6 +73,26 @@ describe('locale files', () => {
     const missing = [...used].filter(([k]) => !known.has(k) && !plural(k)).map(([k, file]) => `${k} (${file})`);
     expect(missing, 'keys used in source but defined in no locale file').toEqual([]);
   });
+});
+
+describe('language chunks', () => {
+  const everyFile = mergeLocales(files);
+  for (const [language, consolePart] of [
+    ['zh-TW', consoleZh],
+    ['en', consoleEn],
+  ] as const) {
+    it(`${language}: sign-in and console chunks together hold every key of the locale files`, () => {
+      const loaded = { ...flattenKeys(signIn[language]), ...flattenKeys(consolePart) };
+      expect(loaded).toEqual(flattenKeys(everyFile[language]));
+    });
+
+    it(`${language}: the sign-in chunk holds the auth and common keys, and no other feature's`, () => {
+      const keys = Object.keys(flattenKeys(signIn[language]));
+      expect(keys.some((k) => k.startsWith('auth.'))).toBe(true);
+      expect(keys.some((k) => k.startsWith('common.'))).toBe(true);
+      expect(keys.some((k) => k.startsWith('devices.'))).toBe(false);
+    });
+  }
 });
 
 describe('mergeLocales', () => {

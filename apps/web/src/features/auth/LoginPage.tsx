@@ -6,7 +6,7 @@
  * "Create an account" opens /register on the chosen tab's role.
  */
 import { defaultPage, type TLoginRole, ZLoginRequest } from '@tessera/contracts';
-import { Alert, Button, Flex, Form, Input, Spin, Tabs } from 'antd';
+import { Alert, Button, Flex, Form, Input, Segmented, Spin } from 'antd';
 import { ZQrSessionId } from '@tessera/contracts';
 import { lazy, Suspense, useState, useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -62,13 +62,16 @@ export default function LoginPage() {
       {(msg === 'token_out' || msg === 'role_deny') && (
         <Alert type="warning" showIcon title={t(`auth.msg.${msg}`)} style={{ marginBottom: 16 }} data-testid="login-msg" />
       )}
-      <Tabs
-        activeKey={role}
-        onChange={(k) => setRole(k === 'user' || k === 'qr' ? k : 'vendor')}
-        items={[
-          { key: 'vendor', label: <span data-testid="login-tab-vendor">{t('auth.vendorLogin')}</span> },
-          { key: 'user', label: <span data-testid="login-tab-user">{t('auth.userLogin')}</span> },
-          ...(sessionId ? [] : [{ key: 'qr', label: <span data-testid="login-tab-qr">{t('auth.qr.tab')}</span> }]),
+      {/* A segmented switch rather than tabs: antd's Tabs bring their overflow menu, a weight the login page does without. */}
+      <Segmented<TLoginRole | 'qr'>
+        block
+        value={role}
+        onChange={setRole}
+        style={{ marginBottom: 16 }}
+        options={[
+          { value: 'vendor', label: <span data-testid="login-tab-vendor">{t('auth.vendorLogin')}</span> },
+          { value: 'user', label: <span data-testid="login-tab-user">{t('auth.userLogin')}</span> },
+          ...(sessionId ? [] : [{ value: 'qr' as const, label: <span data-testid="login-tab-qr">{t('auth.qr.tab')}</span> }]),
         ]}
       />
       {role === 'qr' ? (
