@@ -34,14 +34,16 @@ base="http://127.0.0.1:$http_port"
 PORT=$http_port MQTT_PORT=$mqtt_port HOST=127.0.0.1 DATA_DIR="$work/data" DEMO=1 npm run start:prod >"$work/server.log" 2>&1 &
 pid=$!
 
+# Up to 180 s: a first start migrates a fresh PGlite database, which takes seconds on a quiet machine and far longer
+# on a CI machine busy with other work.
 health=""
-for _ in $(seq 1 120); do
+for _ in $(seq 1 360); do
   kill -0 "$pid" 2>/dev/null || fail "the server exited during start-up"
-  health=$(curl -sf "$base/healthz" || true)
-  [ -n "$health" ] && break
+  health=$(curl -s -w ' HTTP %{http_code}' "$base/healthz" || true)
+  case "$health" in *'"status":"ok"'*' HTTP 200') break ;; esac
   sleep 0.5
 done
-echo "$health" | grep -q '"status":"ok"' || fail "/healthz did not answer ok within 60 s: $health"
+case "$health" in *'"status":"ok"'*' HTTP 200') ;; *) fail "/healthz did not answer 200 ok within 180 s; last answer: $health" ;; esac
 
 index=$(curl -sf "$base/") || fail "GET / failed"
 echo "$index" | grep -q '<title>Tessera IoT</title>' || fail "GET / is not the console's index.html"
