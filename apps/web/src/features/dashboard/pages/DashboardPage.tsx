@@ -15,16 +15,19 @@ import {
   type TWidgetType,
 } from '@tessera/contracts';
 import { App, Button, Card, Dropdown, Empty, Flex, Form, Input, Modal, Skeleton, Tabs } from 'antd';
-import { useEffect, useRef, useState } from 'react';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import ReactGridLayout, { type Layout, useContainerWidth } from 'react-grid-layout';
 import 'react-grid-layout/css/styles.css';
 import 'react-resizable/css/styles.css';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useDashboardPages, useDashboardWidgets, usePageMutations, useSaveWidgets } from '../api';
-import { WidgetEditor } from '../components/WidgetEditor';
 import { WidgetFrame } from '../components/WidgetFrame';
 import { placeNew, sameLayout, type TGridItem, toSave, withLayout } from '../model/widgets';
+
+// The widget form (device and key pickers, colour picker, number inputs) loads when a widget is first added or edited:
+// a dashboard opened to watch does not download it.
+const WidgetEditor = lazy(() => import('../components/WidgetEditor').then((m) => ({ default: m.WidgetEditor })));
 
 const ROW_PX = 40;
 const MARGIN_PX = 12;
@@ -72,6 +75,9 @@ function PageGrid({ page }: { page: TDashboardPage }) {
   const save = useSaveWidgets(page.id);
   const [widgets, setWidgets] = useState<TWidget[]>([]);
   const [editing, setEditing] = useState<TWidget | 'new' | null>(null);
+  // Mounted from the first edit on, so the form's own closing runs as before.
+  const editorWanted = useRef(false);
+  if (editing !== null) editorWanted.current = true;
   const nextId = useRef(-1);
   const { width, containerRef, mounted } = useContainerWidth();
   useEffect(() => {
@@ -157,12 +163,16 @@ function PageGrid({ page }: { page: TDashboardPage }) {
           </ReactGridLayout>
         )}
       </div>
-      <WidgetEditor
-        open={editing !== null}
-        widget={editing === 'new' ? undefined : (editing ?? undefined)}
-        onClose={() => setEditing(null)}
-        onDone={onEdited}
-      />
+      {editorWanted.current && (
+        <Suspense fallback={null}>
+          <WidgetEditor
+            open={editing !== null}
+            widget={editing === 'new' ? undefined : (editing ?? undefined)}
+            onClose={() => setEditing(null)}
+            onDone={onEdited}
+          />
+        </Suspense>
+      )}
     </Flex>
   );
 }
