@@ -232,7 +232,8 @@ async function phase(
     for (const [tangramId, tsList] of Object.entries(ackedByDevice)) {
       if (tsList.length === 0) continue;
       const { rows } = await database.pool!.query<{ ts: string }>(
-        `select ts::text from telemetry where device_id = $1 and key = 'temperature' and ts between $2 and $3`,
+        // Through telemetry_points: the storage job may have moved a cold day's rows into compressed chunks already.
+        `select ts::text from telemetry_points($1, 'temperature', $2, $3)`,
         [byTangram.get(tangramId), Math.min(...tsList), Math.max(...tsList)],
       );
       const have = new Set(rows.map((r) => Number(r.ts)));
