@@ -22,3 +22,4 @@ export * from '../src/modules/projects/catalogue.fixtures.js';
 export * from '../src/modules/alerts/alerts.fixtures.js';
 export * from '../src/modules/line/line.fixtures.js';
 export * from './fake-openai.js';
+export * from '../src/modules/telemetry-store/migration-fixture.js';

@@ -12,10 +12,11 @@ import { ErrorCode, type TCleanDataResult } from '@tessera/contracts';
 import { verifyPassword } from '../../core/crypto.js';
 import { badRequest, notFound } from '../../core/errors.js';
 import { rowsOf, type Db } from '../../db/client.js';
-import { accounts, deviceStatus, devices, telemetry, telemetryLatest, telemetryRollup } from '../../db/schema.js';
+import { accounts, deviceStatus, devices, telemetryLatest, telemetryRollup } from '../../db/schema.js';
 import { accountLocked } from '../auth/login.js';
 import { clearAttempts, reserveAttempt } from '../auth/password-throttle.js';
 import type { TDeviceRow } from '../devices/access.js';
+import { deleteRawPoints } from '../telemetry-store/delete-points.js';
 
 /**
  * Checks `password` against account `accountId`'s, for a request from `clientIp`.
@@ -52,7 +53,7 @@ async function deleteOf(tx: Pick<Db, 'execute'>, column: PgColumn, deviceId: num
 export async function cleanDeviceData(db: Db, device: TDeviceRow): Promise<TCleanDataResult> {
   return db.transaction(async (tx) => {
     const result = {
-      telemetry: await deleteOf(tx, telemetry.deviceId, device.id),
+      telemetry: await deleteRawPoints(tx, device.id),
       rollups: await deleteOf(tx, telemetryRollup.deviceId, device.id),
       latest: await deleteOf(tx, telemetryLatest.deviceId, device.id),
       status: await deleteOf(tx, deviceStatus.deviceId, device.id),

@@ -13,6 +13,7 @@ import type { TDownloadJobSpec } from '@tessera/contracts';
 import { rowsOf, type Db } from '../../db/client.js';
 import { planFixedBuckets } from '../telemetry/buckets.js';
 import { bucketSql, numOrNull, type TSlotRow } from '../telemetry/timeseries.js';
+import { rawPoints, rawPointsText } from '../telemetry-store/raw-points.js';
 
 /** A device of an export. */
 export interface TExportDevice {
@@ -43,8 +44,12 @@ export async function countExportRows(db: Db, spec: TDownloadJobSpec, device: TE
   );
   if (spec.mode === 'raw') {
     const [row] = rowsOf<{ n: number | string }>(
-      await db.execute(sql`select count(*) as n from telemetry
-        where device_id = ${device.id} and key in (${keyList}) and ts between ${spec.start_ts} and ${spec.end_ts}`),
+      await db.execute(
+        sql`select count(*) as n from (values ${sql.join(
+          keys.map((k) => sql`(${k})`),
+          sql`, `,
+        )}) as k(key) cross join lateral ${rawPoints(device.id, sql`k.key`, spec.start_ts, spec.end_ts)} as p`,
+      ),
     );
     return Number(row?.n ?? 0);
   }
@@ -103,7 +108,7 @@ function rawLinesSql(
   literal: (s: string) => string,
 ) {
   return `select concat(${literal(prefix)}::text, ${RAW_LINE_FIELDS})
-    from telemetry where device_id = ${Math.trunc(deviceId)} and key = ${literal(key)} and ts > ${Math.trunc(after)} and ts <= ${Math.trunc(end)}
+    from ${rawPointsText(deviceId, literal(key), Math.trunc(after) + 1, end)}
     order by ts limit ${Math.trunc(limit)}`;
 }
 
@@ -191,8 +196,7 @@ async function* rawChunks(
           from (
             select ts, (row_number() over (order by ts) - 1) / ${LINES_PER_PIECE} as piece,
               concat(${prefix}::text, ${sql.raw(RAW_LINE_FIELDS)}, E'\n') as line
-            from (select ts, svc_recv_ts, v1, v2, v3 from telemetry
-              where device_id = ${device.id} and key = ${key} and ts > ${after} and ts <= ${spec.end_ts}
+            from (select ts, svc_recv_ts, v1, v2, v3 from ${rawPoints(device.id, key, after + 1, spec.end_ts)}
               order by ts limit ${batchRows}) batch) lines
           group by piece order by piece`),
     );

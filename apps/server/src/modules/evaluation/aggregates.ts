@@ -1,32 +1,33 @@
 /**
  * Aggregates over a window (docs/decisions/rules.md "aggregate"): fn of a key's slot over the device's raw points
- * (`telemetry`) whose ts lies in (t − window, t], t being the evaluation time. `count` counts points (0 when none);
- * avg/min/max of no point are unknown (NaN).
+ * (hot or compressed alike: telemetry-store/raw-points.ts) whose ts lies in (t − window, t], t being the evaluation
+ * time. `count` counts points (0 when none); avg/min/max of no point are unknown (NaN).
  */
-import { and, count, eq, gt, lte, max, min, sql } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { sql } from 'drizzle-orm';
+import { rowsOf, type Db } from '../../db/client.js';
 import { exactSum } from '../../db/exact-sum.js';
-import { telemetry } from '../../db/schema.js';
+import { orderedRawPoints } from '../telemetry-store/raw-points.js';
 import type { TAggregateRef } from './symbols.js';
 
-function slotColumn(slot: number) {
-  if (slot === 1) return telemetry.v2;
-  if (slot === 2) return telemetry.v3;
-  return telemetry.v1;
-}
+const SLOT_COLUMNS = [sql`v1`, sql`v2`, sql`v3`];
 
 /** One aggregate of `deviceId` at evaluation time `t`. */
 export async function readAggregate(db: Db, deviceId: number, ref: TAggregateRef, t: number): Promise<number> {
-  const column = slotColumn(ref.slot);
-  const where = and(eq(telemetry.deviceId, deviceId), eq(telemetry.key, ref.key), gt(telemetry.ts, t - ref.windowMs), lte(telemetry.ts, t));
-  if (ref.fn === 'count') {
-    const [row] = await db.select({ n: count() }).from(telemetry).where(where);
-    return Number(row?.n ?? 0);
-  }
-  // avg in numeric: float8 avg raises "value out of range" on huge values (db/exact-sum.ts)
+  const column = SLOT_COLUMNS[ref.slot] ?? SLOT_COLUMNS[0];
+  // avg in numeric: float8 avg raises "value out of range" on huge values (db/exact-sum.ts); the points come in ts
+  // order, so the float8 part of the sum adds them in the same order from hot and compressed days
   const fn =
-    ref.fn === 'avg' ? sql`${exactSum(sql`${column}`)} / nullif(count(${column}), 0)` : ref.fn === 'min' ? min(column) : max(column);
-  const [row] = await db.select({ v: fn }).from(telemetry).where(where);
+    ref.fn === 'count'
+      ? sql`count(*)`
+      : ref.fn === 'avg'
+        ? sql`${exactSum(column)} / nullif(count(${column}), 0)`
+        : ref.fn === 'min'
+          ? sql`min(${column})`
+          : sql`max(${column})`;
+  const [row] = rowsOf<{ v: unknown }>(
+    await db.execute(sql`select ${fn} as v from ${orderedRawPoints(deviceId, ref.key, t - ref.windowMs + 1, t)} as p`),
+  );
+  if (ref.fn === 'count') return Number(row?.v ?? 0);
   return row?.v === null || row?.v === undefined ? Number.NaN : Number(row.v);
 }
 

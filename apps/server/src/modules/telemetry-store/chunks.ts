@@ -81,7 +81,10 @@ export async function mergeDayIntoChunks(db: Db, source: string, dayStart: numbe
           v3_sum = coalesce(r.v3_sum - d.s3, r.v3_sum)
         from (
           select device_id, key, s.ms, (ts / s.ms) * s.ms as bucket_ts, count(*)::int as n, ${SUM1} as s1, ${SUM2} as s2, ${SUM3} as s3
-          from dups cross join (values ${BUCKET_SIZES}) as s(ms) group by 1, 2, 3, 4
+          -- in the writer's order (device, key, ts): the float8 part of each sum then adds exactly what the writer
+          -- added for these rows, and the numeric subtraction restores the bucket to the bit
+          from (select * from dups order by device_id, key, ts) as dups cross join (values ${BUCKET_SIZES}) as s(ms)
+          group by 1, 2, 3, 4
         ) as d
         where r.device_id = d.device_id and r.key = d.key and r.bucket_ms = d.ms and r.bucket_ts = d.bucket_ts
         returning 1

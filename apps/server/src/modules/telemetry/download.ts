@@ -3,14 +3,15 @@
  * streamed through csv-stringify with back-pressure, so a 90-day range never sits in memory. Order: key, then ts.
  */
 import { Readable } from 'node:stream';
-import { and, asc, between, eq, gt, inArray, lte } from 'drizzle-orm';
+import { asc, eq, sql } from 'drizzle-orm';
 import { stringify, type Stringifier } from 'csv-stringify';
 import { DOWNLOAD_CSV_COLUMNS, HISTORY_RANGE_MAX_DAYS, TS_NO_DATA_CODE, ZTelemetryKey, type TDownloadQuery } from '@tessera/contracts';
-import type { Db } from '../../db/client.js';
+import { rowsOf, type Db } from '../../db/client.js';
 import { AppError, badRequest } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
-import { telemetry, telemetryLatest } from '../../db/schema.js';
+import { telemetryLatest } from '../../db/schema.js';
 import { deviceFor } from '../devices/access.js';
+import { rawPoints } from '../telemetry-store/raw-points.js';
 import { assertRange } from './range.js';
 
 /** Rows per read. */
@@ -37,11 +38,14 @@ export async function prepareDownload(
   const device = await deviceFor(db, principal, q.tangramId, 'download_data');
   const keys = q.keys ? parseKeys(q.keys) : await reportedKeys(db, device.id);
   const [any] = keys.length
-    ? await db
-        .select({ ts: telemetry.ts })
-        .from(telemetry)
-        .where(and(eq(telemetry.deviceId, device.id), inArray(telemetry.key, keys), between(telemetry.ts, q.startTs, q.endTs)))
-        .limit(1)
+    ? rowsOf<{ ts: number }>(
+        await db.execute(
+          sql`select p.ts from (values ${sql.join(
+            keys.map((k) => sql`(${k})`),
+            sql`, `,
+          )}) as k(key) cross join lateral (select ts from ${rawPoints(device.id, sql`k.key`, q.startTs, q.endTs)} limit 1) as p limit 1`,
+        ),
+      )
     : [];
   if (!any) throw new AppError(404, TS_NO_DATA_CODE, 'no data in the selected period');
   const stream = stringify({ header: true, columns: [...DOWNLOAD_CSV_COLUMNS] });
@@ -55,15 +59,13 @@ async function* csvRows(db: Db, deviceId: number, keys: string[], startTs: numbe
   for (const key of keys) {
     let after = startTs - 1;
     for (;;) {
-      const batch = await db
-        .select()
-        .from(telemetry)
-        .where(and(eq(telemetry.deviceId, deviceId), eq(telemetry.key, key), gt(telemetry.ts, after), lte(telemetry.ts, endTs)))
-        .orderBy(asc(telemetry.ts))
-        .limit(batchRows);
+      const batch = rowsOf<{ ts: number; svc_recv_ts: number; v1: number | null; v2: number | null; v3: number | null }>(
+        await db.execute(sql`select ts, svc_recv_ts, v1, v2, v3 from ${rawPoints(deviceId, key, after + 1, endTs)}
+          order by ts limit ${batchRows}`),
+      );
       for (const r of batch) {
         const ts = Number(r.ts);
-        yield [new Date(ts).toISOString(), ts, Number(r.svcRecvTs), r.key, r.v1, r.v2, r.v3];
+        yield [new Date(ts).toISOString(), ts, Number(r.svc_recv_ts), key, r.v1, r.v2, r.v3];
       }
       if (batch.length < batchRows) break;
       after = Number(batch[batch.length - 1].ts);

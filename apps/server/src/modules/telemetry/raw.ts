@@ -2,13 +2,13 @@
  * Raw rows of one key (spec §7 `telemetries/value/timeseries`; the form third-party scripts use with a bearer
  * JWT or API key): `[{ ts, svc_recv_ts, key, v1, v2, v3 }]` in ts order, range inclusive, at most MAX_RAW_ROWS.
  */
-import { and, asc, between, eq } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import { HISTORY_RANGE_DAYS, MAX_RAW_ROWS, type TRawTimeseriesQuery, type TTelemetryRow } from '@tessera/contracts';
-import type { Db } from '../../db/client.js';
+import { rowsOf, type Db } from '../../db/client.js';
 import { badRequest } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
-import { telemetry } from '../../db/schema.js';
 import { deviceFor } from '../devices/access.js';
+import { rawPoints } from '../telemetry-store/raw-points.js';
 import { presentRow } from './presenters.js';
 import { assertRange } from './range.js';
 
@@ -25,12 +25,10 @@ export async function getRawValues(
 ): Promise<TTelemetryRow[]> {
   assertRange(q.startTs, q.endTs, HISTORY_RANGE_DAYS);
   const device = await deviceFor(db, principal, q.tangramId, 'view_history');
-  const rows = await db
-    .select()
-    .from(telemetry)
-    .where(and(eq(telemetry.deviceId, device.id), eq(telemetry.key, q.key), between(telemetry.ts, q.startTs, q.endTs)))
-    .orderBy(asc(telemetry.ts))
-    .limit(maxRows + 1);
+  const rows = rowsOf<{ ts: number; svc_recv_ts: number; v1: number | null; v2: number | null; v3: number | null }>(
+    await db.execute(sql`select ts, svc_recv_ts, v1, v2, v3 from ${rawPoints(device.id, q.key, q.startTs, q.endTs)}
+      order by ts limit ${maxRows + 1}`),
+  );
   if (rows.length > maxRows) throw badRequest(`the range holds more than ${maxRows} rows; choose a shorter period`);
-  return rows.map(presentRow);
+  return rows.map((r) => presentRow({ key: q.key, ts: r.ts, svcRecvTs: r.svc_recv_ts, v1: r.v1, v2: r.v2, v3: r.v3 }));
 }

@@ -25,6 +25,7 @@ import { sqlArray } from '../../db/sql-helpers.js';
 import { deviceFor } from '../devices/access.js';
 import { assertRange } from './range.js';
 import { numOrNull } from './timeseries.js';
+import { orderedRawPoints } from '../telemetry-store/raw-points.js';
 
 const HOUR_MS = ROLLUP_BUCKETS_MS[1];
 
@@ -105,7 +106,7 @@ function spread(x: SQL): SQL {
 /** Every stored v1 of the device's key in [from, to]. */
 function pointsSummarySql(deviceId: number, key: string, from: number, to: number): SQL {
   return sql`select ${valueSummary(sql`v1`)}
-    from telemetry where device_id = ${deviceId} and key = ${key} and ts between ${from} and ${to}`;
+    from ${orderedRawPoints(deviceId, key, from, to)} as p`;
 }
 
 /** The hourly rollups of the device's key whose hour starts in [hourFrom, hourTo]; spread of the hourly averages. */

@@ -13,6 +13,7 @@ import { devices } from '../../db/schema.js';
 import { devicePermissionDenied, holdsPermission, visibleDevicesCondition } from '../devices/access.js';
 import { planBuckets, type TBucketPlan } from './buckets.js';
 import { assertRange } from './range.js';
+import { orderedRawPoints } from '../telemetry-store/raw-points.js';
 
 /** A row of {@link bucketSql}: bucket start and one aggregate per value slot. */
 export type TSlotRow = { b: number | string; x1: number | null; x2: number | null; x3: number | null };
@@ -102,8 +103,7 @@ export function bucketSql(deviceId: number | SQL, key: string, fn: TAggFn, plan:
   const slots = sql`${slotExpr(fn, 1, raw)} as x1, ${slotExpr(fn, 2, raw)} as x2, ${slotExpr(fn, 3, raw)} as x3`;
   const b = sql`${plan.bucketMs}::bigint`;
   if (raw) {
-    return sql`select (ts / ${b}) * ${b} as b, ${slots} from telemetry
-      where device_id = ${deviceId} and key = ${key} and ts between ${plan.from} and ${plan.to}
+    return sql`select (ts / ${b}) * ${b} as b, ${slots} from ${orderedRawPoints(deviceId, key, plan.from, plan.to)} as p
       group by 1 order by 1`;
   }
   return sql`select (bucket_ts / ${b}) * ${b} as b, ${slots} from telemetry_rollup
