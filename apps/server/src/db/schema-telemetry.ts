@@ -6,6 +6,19 @@
 import { bigint, doublePrecision, integer, numeric, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { epochMs } from './columns.js';
 
+/** The columns of a raw point (hot partitions and days waiting for compression alike). */
+function rawPointColumns() {
+  return {
+    deviceId: integer('device_id').notNull(),
+    key: text('key').notNull(),
+    ts: epochMs('ts').notNull(),
+    svcRecvTs: epochMs('svc_recv_ts').notNull(),
+    v1: doublePrecision('v1'),
+    v2: doublePrecision('v2'),
+    v3: doublePrecision('v3'),
+  };
+}
+
 /**
  * Raw telemetry: one row per (device, key, device ts). The primary key absorbs a resent point (at-least-once).
  * `svcRecvTs` is when the server received it. In the database this is the hot part of raw telemetry, partitioned by
@@ -13,38 +26,16 @@ import { epochMs } from './columns.js';
  * none — which drizzle does not model: the migrations create the partitions and modules/telemetry-store manages them.
  * Cold days live in {@link telemetryChunk}; read raw points through `telemetry_points()` (docs/decisions/telemetry-storage.md).
  */
-export const telemetry = pgTable(
-  'telemetry',
-  {
-    deviceId: integer('device_id').notNull(),
-    key: text('key').notNull(),
-    ts: epochMs('ts').notNull(),
-    svcRecvTs: epochMs('svc_recv_ts').notNull(),
-    v1: doublePrecision('v1'),
-    v2: doublePrecision('v2'),
-    v3: doublePrecision('v3'),
-  },
-  (t) => [primaryKey({ columns: [t.deviceId, t.key, t.ts] })],
-);
+export const telemetry = pgTable('telemetry', rawPointColumns(), (t) => [primaryKey({ columns: [t.deviceId, t.key, t.ts] })]);
 
 /**
  * Days of raw telemetry gone cold and waiting for compression: the hot partitions of those days, detached from
  * `telemetry` and attached here (partitioned by range of `ts` like it, in the migration), until modules/telemetry-store
  * has merged them into {@link telemetryChunk} and dropped them. Same columns as {@link telemetry}.
  */
-export const telemetryColdPending = pgTable(
-  'telemetry_cold_pending',
-  {
-    deviceId: integer('device_id').notNull(),
-    key: text('key').notNull(),
-    ts: epochMs('ts').notNull(),
-    svcRecvTs: epochMs('svc_recv_ts').notNull(),
-    v1: doublePrecision('v1'),
-    v2: doublePrecision('v2'),
-    v3: doublePrecision('v3'),
-  },
-  (t) => [primaryKey({ name: 'telemetry_cold_pending_pk', columns: [t.deviceId, t.key, t.ts] })],
-);
+export const telemetryColdPending = pgTable('telemetry_cold_pending', rawPointColumns(), (t) => [
+  primaryKey({ name: 'telemetry_cold_pending_pk', columns: [t.deviceId, t.key, t.ts] }),
+]);
 
 /**
  * Cold raw telemetry: one row per (device, key, UTC day) holding that day's points as arrays in ts order, each array

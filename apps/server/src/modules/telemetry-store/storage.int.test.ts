@@ -122,6 +122,40 @@ describe(`telemetry storage: partitions and compression (${TEST_DB_KIND})`, () =
     ).toBeGreaterThan(0);
   }, 120_000); // twelve runs of writes, compressions and merges: seconds on a loaded machine
 
+  it('loses and doubles nothing written into a day while it is being compressed', async () => {
+    const dayStart = day(6);
+    await createDayPartition(database.db, dayStart);
+    const batch = (from: number, n: number): TTelemetryRowIn[] =>
+      Array.from({ length: n }, (_, i) => {
+        const ts = dayStart + (from + i) * 1000;
+        return { deviceId: devices[i % 2], key: 'race', ts, svcRecvTs: ts + 7, v1: from + i, v2: null, v3: null };
+      });
+    await write(batch(0, 2000));
+    let compressing = true;
+    const writer = (async () => {
+      // new points and resends of stored ones, batch after batch, until the compression is over (and once after)
+      for (let k = 0; compressing || k % 10 !== 0; k += 1) await write([...batch(2000 + k * 50, 50), ...batch(k * 50, 50)]);
+    })();
+    const compressed = await compressColdDays(database.db, day(7));
+    compressing = false;
+    await writer;
+    expect(compressed.detached).toContain('telemetry_20260107');
+    await compressColdDays(database.db, day(7)); // the points that went to the default partition meanwhile
+
+    const written = rowsOf<{ n: number; max: number }>(
+      await database.db.execute(
+        sql`select count(*)::int as n, max(ts) as max from telemetry_points(${devices[0]}, 'race', ${dayStart}, ${dayStart + DAY_MS - 1})`,
+      ),
+    );
+    const expected = (Number(written[0].max) - dayStart) / 1000 / 2 + 1; // device 0 got every other second from 0
+    expect(written[0].n).toBe(expected);
+    const counted = await q<{ n: number }>(
+      sql`select sum(count)::int as n from telemetry_rollup where device_id = ${devices[0]} and key = 'race' and bucket_ms = 3600000`,
+    );
+    expect(counted[0].n).toBe(written[0].n);
+    expect(await q(sql`select count(*)::int as n from telemetry_default where key = 'race'`)).toEqual([{ n: 0 }]);
+  }, 120_000);
+
   it('runs the job from the clock: partitions ahead, nothing left pending', async () => {
     const run = await runTelemetryStorage(database, { hotWindowMs: DAY_MS }, Date.UTC(2026, 0, 8, 6));
     expect(run.skipped).toBe(false);
