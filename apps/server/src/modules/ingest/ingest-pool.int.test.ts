@@ -35,7 +35,7 @@ describe.skipIf(TEST_DB_KIND !== 'postgres')('ingest writes through its own pool
       const t0 = performance.now();
       await publish(21.5);
       expect(performance.now() - t0).toBeLessThan(1_500);
-      const ingestPool = server.database.ingestDb?.$client as pg.Pool;
+      const ingestPool = (server.database.ingestDb as unknown as { $client: pg.Pool }).$client;
       const stored = await ingestPool.query('select count(*)::int as n from telemetry where device_id = $1', [dev.id]);
       expect(stored.rows[0].n).toBe(2);
     } finally {
