@@ -64,7 +64,10 @@ async function main(): Promise<void> {
     writing = false;
     await writer;
 
-    const before = latencies.filter((l) => l.at < t).map((l) => l.ms).sort((a, b) => a - b);
+    const before = latencies
+      .filter((l) => l.at < t)
+      .map((l) => l.ms)
+      .sort((a, b) => a - b);
     const during = latencies.filter((l) => l.at + l.ms >= t && l.at <= t + migrationMs).map((l) => l.ms);
     const { rows } = await pool.query<{ n: string }>('select count(*) as n from telemetry');
     const kept = Number(rows[0].n) === ROWS + written;
