@@ -25,6 +25,7 @@ import {
 } from './batch.js';
 import { commitBatch, IngestClosedError } from './commit.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
+import { FlushClock } from './flush-clock.js';
 import { parseDevicePayload, type TRejectReason } from './parse.js';
 import { PublishWaiter } from './publish-waiter.js';
 import { ReadGate, type TReadGate } from './read-gate.js';
@@ -90,16 +91,6 @@ export const INGEST_READ_BATCHES = 1;
 /** Payload bytes open at most before devices' sockets stop being read (read-gate.ts). */
 export const INGEST_READ_BYTES_MAX = 32 * 1024 * 1024;
 
-/**
- * How long (ms) the filling batch gathers publishes while `writesInFlight` of INGEST_WRITERS batches are being
- * written: `flushMs` (INGEST_FLUSH_MS) in proportion to the writers busy. An idle writer goes at once (low latency
- * when the database keeps up); busy writers let the next batch grow (fewer, larger statements under load). Measured
- * against a fixed 20 ms wait in docs/decisions/ingest.md "1-point ingest".
- */
-export function flushWaitMs(flushMs: number, writesInFlight: number): number {
-  return (flushMs * Math.min(writesInFlight, INGEST_WRITERS)) / INGEST_WRITERS;
-}
-
 /** Batches device publishes into PostgreSQL/PGlite. */
 export class IngestPipeline {
   private filling = new PendingBatch();
@@ -107,10 +98,8 @@ export class IngestPipeline {
   private readonly writing = new Set<Promise<void>>();
   /** Acknowledgements released in the order the writes started (ack-order.ts). */
   private readonly ackOrder = new AckOrder();
-  private timer: NodeJS.Timeout | null = null;
-  /** The pending end-of-turn check of the filling batch while no write is in flight (fillingDue). */
-  private endOfTurn: NodeJS.Immediate | null = null;
-  private turnEnded = false;
+  /** When the filling batch is due (flush-clock.ts). */
+  private readonly clock: FlushClock;
   private closing = false;
   /** Publishes awaiting their project's keys; drain waits for them. */
   private readonly arriving = new Set<Promise<void>>();
@@ -135,6 +124,7 @@ export class IngestPipeline {
 
   constructor(private readonly opts: TPipelineOptions) {
     this.warn = new ThrottledLog(opts.log);
+    this.clock = new FlushClock(opts.flushMs, INGEST_WRITERS, () => this.schedule());
     this.gate = new AdmissionGate(opts.batchMax * INGEST_QUEUED_BATCHES);
     this.reading = new ReadGate(opts.batchMax * INGEST_READ_BATCHES, INGEST_READ_BYTES_MAX);
   }
@@ -249,10 +239,7 @@ export class IngestPipeline {
   /** Stops taking publishes (those waiting for admission stay unacknowledged) and writes what is held. */
   async drain(): Promise<void> {
     this.closing = true;
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = null;
-    if (this.endOfTurn) clearImmediate(this.endOfTurn);
-    this.endOfTurn = null;
+    this.clock.stop();
     this.gate.close(new IngestClosedError('ingest is closing'));
     while (this.arriving.size > 0 || this.writing.size > 0 || this.ready.length > 0 || !this.filling.isEmpty()) {
       if (this.arriving.size > 0) await Promise.all(this.arriving);
@@ -333,7 +320,7 @@ export class IngestPipeline {
 
   /**
    * Starts writes while a writer is free: full batches first, then the filling one once it is due. How long the
-   * filling batch gathers grows with the writes in flight (flushWaitMs): with none, it is written once the event
+   * filling batch gathers grows with the writes in flight (flush-clock.ts): with none, it is written once the event
    * loop's current turn has filed what it read; with every writer busy, it fills until one is free.
    */
   private schedule(): void {
@@ -342,37 +329,12 @@ export class IngestPipeline {
       if (!batch) {
         const openedAt = this.filling.openedAt;
         if (openedAt === null) return;
-        if (!this.closing && !this.fillingDue(openedAt)) return;
+        if (!this.closing && !this.clock.due(openedAt, this.writing.size)) return;
         batch = this.filling;
         this.filling = new PendingBatch();
       }
       this.startWrite(batch);
     }
-  }
-
-  /**
-   * Whether the filling batch, opened at `openedAt` (epoch ms), is due now; when not, arranges for schedule() to run
-   * when it is. With no write in flight it is due on the turn after it was filed (setImmediate: one turn's reads go
-   * together); otherwise once flushWaitMs old.
-   */
-  private fillingDue(openedAt: number): boolean {
-    if (this.writing.size === 0) {
-      if (this.turnEnded) return true;
-      this.endOfTurn ??= setImmediate(() => {
-        this.endOfTurn = null;
-        this.turnEnded = true;
-        this.schedule();
-        this.turnEnded = false;
-      });
-      return false;
-    }
-    const waitMs = openedAt + flushWaitMs(this.opts.flushMs, this.writing.size) - Date.now();
-    if (waitMs <= 0) return true;
-    this.timer ??= setTimeout(() => {
-      this.timer = null;
-      this.schedule();
-    }, waitMs);
-    return false;
   }
 
   private startWrite(batch: PendingBatch): void {
