@@ -9,7 +9,7 @@
  * the scheduled minute: the fire, the run and the devices' command log show it.
  */
 import { startSimulator, type TSimulator } from '@tessera/device-sim';
-import { DEFAULT_FEATURES, platformRulePaths, type TFlowGraphInput, type TPlatformRule } from '@tessera/contracts';
+import { DEFAULT_FEATURES, paths, platformRulePaths, type TFlowGraphInput, type TPlatformRule, type TProject } from '@tessera/contracts';
 import { and, eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -26,7 +26,7 @@ import {
 } from '@tessera/server/testing';
 import type { TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
-import { eventually, login, publishAsDevice } from '../support/console.js';
+import { eventually, login, pickOption, publishAsDevice } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
 describe('platform rules: build a flow, apply, run on real telemetry, read its trace (Chromium)', () => {
@@ -40,6 +40,7 @@ describe('platform rules: build a flow, apply, run on real telemetry, read its t
   let sim: TSimulator;
   let fleet: TBuiltProject;
   let scheduledRuleId = 0;
+  let projectName = '';
   const SCHEDULED = 'Every minute device check';
 
   /** A schedule rule (every minute, UTC) sending getDeviceInfo to every device of `projectId`, applied and started. */
@@ -69,6 +70,7 @@ describe('platform rules: build a flow, apply, run on real telemetry, read its t
     server = await startE2eServer({ smtpUrl: smtp.url });
     vendor = await buildVendor(server);
     built = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId });
+    projectName = (await server.api<TProject>('GET', paths.project(built.projectId), { token: vendor.token })).body.name;
     await putNotificationEmails(server.ctx.db, vendor.tenantId, built.projectId, { emails: ['line-ops@example.com'] });
     fleet = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId, count: 3 });
     sim = await startSimulator({
@@ -124,7 +126,9 @@ describe('platform rules: build a flow, apply, run on real telemetry, read its t
   it('builds the flow by drag and drop; a broken expression is refused at apply, on its node', async () => {
     await drop('start', 200, 30, 'n1');
     await select('n1');
-    await addTag('node-field-trigger-scope-ids', String(built.projectId));
+    // The scope is picked by the project's name (search, then choose).
+    await page.locator('[data-testid="node-field-trigger-scope-ids"] input').fill(projectName);
+    await pickOption(page, 'node-field-trigger-scope-ids', projectName);
     await addTag('node-field-trigger-keys', 'temperature');
     await drop('condition', 200, 130, 'n2');
     await select('n2');

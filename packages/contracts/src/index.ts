@@ -30,6 +30,7 @@ export * from './tangram-id.js';
 export * from './telemetry.js';
 export * from './web-push.js';
 export * from './flow-problems.js';
+export * from './flow-connection.js';
 export * from './platform-rules.js';
 export * from './platform-rules-api.js';
 export * from './downloads.js';

@@ -4,6 +4,7 @@
  * stored as JSON and validated here once for the editor, the API and the engine.
  */
 import { z } from 'zod';
+import { edgeTypeProblem } from './flow-connection.js';
 import { flowProblem, type TFlowProblem } from './flow-problems.js';
 import { ZId } from './input.js';
 import { ALERT_LEVELS } from './rules-program.js';
@@ -290,19 +291,20 @@ export function flowProblems(graph: { nodes: TFlowNode[]; edges: TFlowEdge[] }):
     parents.set(e.target, [...(parents.get(e.target) ?? []), e.source]);
   }
   for (const n of graph.nodes) {
-    if (n.type === 'start' && (parents.get(n.id)?.length ?? 0) > 0) problems.push(flowProblem(n.id, 'start_has_parent'));
+    const from = parents.get(n.id) ?? [];
+    const typeProblems = from.map((p) => edgeTypeProblem(byId.get(p)?.type ?? '', n.type));
+    if (typeProblems.includes('start_has_parent')) problems.push(flowProblem(n.id, 'start_has_parent'));
     if (n.type === 'condition') {
       const results = (children.get(n.id) ?? []).map((id) => byId.get(id));
-      if (results.some((c) => c?.type !== 'conditionResult')) problems.push(flowProblem(n.id, 'condition_children'));
+      if (results.some((c) => edgeTypeProblem(n.type, c?.type ?? '') === 'condition_children'))
+        problems.push(flowProblem(n.id, 'condition_children'));
       for (const r of [true, false]) {
         if (results.filter((c) => c?.type === 'conditionResult' && c.data.result === r).length > 1)
           problems.push(flowProblem(n.id, 'branch_twice', { branch: String(r) }));
       }
     }
-    if (n.type === 'conditionResult') {
-      const from = parents.get(n.id) ?? [];
-      if (from.length !== 1 || byId.get(from[0] ?? '')?.type !== 'condition') problems.push(flowProblem(n.id, 'result_parent'));
-    }
+    if (n.type === 'conditionResult' && (from.length !== 1 || typeProblems.includes('result_parent')))
+      problems.push(flowProblem(n.id, 'result_parent'));
   }
   const startNode = starts[0];
   if (startNode?.type === 'start' && startNode.data.trigger.kind === 'schedule') {

@@ -19,6 +19,8 @@ import {
 import { ErrorCode } from '@tessera/contracts';
 import { isConsoleAssetPath, registerConsoleStatic, sendConsoleIndex } from './console-static.js';
 import { registerModules } from './modules.js';
+import type { TServerMetrics } from '../modules/metrics/registry.js';
+import { registerMetricsRoute } from '../modules/metrics/routes.js';
 import type { TAppContext } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import { resolvePrincipal } from '../core/principal.js';
@@ -31,8 +33,15 @@ import { isDatabaseUnavailable } from '../db/unavailable.js';
 /** Seconds a client is told to wait (Retry-After) before resending a request the unavailable database refused. */
 const DB_RETRY_AFTER_S = 5;
 
+/** What {@link buildApp} adds besides the API: the metrics, observed on every response and served at `/metrics`. */
+export interface TBuildOptions {
+  metrics?: TServerMetrics;
+  /** Serve `GET /metrics` on this app (false when METRICS_PORT gives it a listener of its own). */
+  metricsRoute?: boolean;
+}
+
 /** Builds the app on `ctx`. `webDist`, when it exists, is served at `/` with an SPA fallback (console-static.ts). */
-export async function buildApp(ctx: TAppContext): Promise<TApp> {
+export async function buildApp(ctx: TAppContext, opts: TBuildOptions = {}): Promise<TApp> {
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     genReqId: () => randomUUID(),
@@ -60,6 +69,10 @@ export async function buildApp(ctx: TAppContext): Promise<TApp> {
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   registerInputGuard(app);
+  if (opts.metrics) {
+    opts.metrics.observeHttp(app);
+    if (opts.metricsRoute) registerMetricsRoute(app, opts.metrics, ctx.config.metricsToken);
+  }
   app.decorateRequest('principal', null);
   app.decorateRequest('authFailure', null);
   app.addHook('onRequest', async (request) => {
@@ -122,6 +135,7 @@ const API_PREFIXES = [
   '/authorization/',
   '/frontstage',
   '/healthz',
+  '/metrics',
   '/openapi.json',
   '/docs',
   '/mqtt',

@@ -88,10 +88,15 @@ describe(`platform rules (${TEST_DB_KIND})`, () => {
   it('applies only a flow that compiles: a broken expression is refused with the problem on its node', async () => {
     const created = await api<TPlatformRule>('POST', p.rules, { name: 'broken', draft: overheating(project.projectId, 'value >') });
     expect(created.body.status).toBe('pending');
-    const applied = await api<{ code: string; details: { path: string; message: string }[] }>('POST', p.action(created.body.id, 'apply'));
+    const applied = await api<{ code: string; details: { path: string; message: string; code?: string; params?: object }[] }>(
+      'POST',
+      p.action(created.body.id, 'apply'),
+    );
     expect(applied.status).toBe(422);
     expect(applied.body.code).toBe('RULE_APPLY_FAILED');
     expect(applied.body.details.map((d) => d.path)).toEqual(['n2']);
+    // The details carry the problem's code, which the console translates.
+    expect(applied.body.details[0]).toMatchObject({ code: 'syntax', params: { detail: expect.any(String) } });
     const rule = (await api<TPlatformRule>('GET', p.rule(created.body.id))).body;
     expect(rule.status).toBe('error');
     expect(rule.problems[0]).toMatchObject({ node_id: 'n2', code: 'syntax', message: expect.stringMatching(/^syntax: /) });
@@ -107,7 +112,11 @@ describe(`platform rules (${TEST_DB_KIND})`, () => {
     await api('POST', p.action(created.body.id, 'apply'));
     const refused = (await api<TPlatformRule>('GET', p.rule(created.body.id))).body;
     expect(refused.problems).toContainEqual(
-      expect.objectContaining({ node_id: 'n4', code: 'invalid_field', params: expect.objectContaining({ field: 'level' }) }),
+      expect.objectContaining({
+        node_id: 'n4',
+        code: 'invalid_field',
+        params: expect.objectContaining({ field: 'level', issue: 'invalid_value' }),
+      }),
     );
   });
 

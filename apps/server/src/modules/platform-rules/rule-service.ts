@@ -24,6 +24,7 @@ import {
   ZPlatformRuleInput,
 } from '@tessera/contracts';
 import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import type { TFlowRuntime } from '../../core/context.js';
 import { AppError, conflict, notFound } from '../../core/errors.js';
 import type { Db } from '../../db/client.js';
@@ -156,6 +157,18 @@ export async function copyRule(db: Db, flows: TFlowRuntime, tenantId: number, id
   throw conflict('too many copies of this rule; rename one first');
 }
 
+/**
+ * What the console needs to say a schema issue in the reader's language: zod's issue code (`issue`), and the bound
+ * and what it bounds (`minimum`/`maximum`, `origin`: string, number, array) or the expected format.
+ */
+function issueParams(issue: z.core.$ZodIssue): Record<string, string | number> {
+  const params: Record<string, string | number> = { issue: issue.code };
+  if (issue.code === 'too_small') Object.assign(params, { minimum: Number(issue.minimum), origin: issue.origin });
+  if (issue.code === 'too_big') Object.assign(params, { maximum: Number(issue.maximum), origin: issue.origin });
+  if (issue.code === 'invalid_format') params.format = issue.format;
+  return params;
+}
+
 /** The problems of `draft` against the schema, the graph rules, the node limit and the compiler (per node). */
 export function draftProblems(draft: unknown, config: TEngineConfig): { graph: TFlowGraph | null; problems: TFlowProblem[] } {
   const nodes = (draft as { nodes?: unknown[] }).nodes ?? [];
@@ -171,7 +184,11 @@ export function draftProblems(draft: unknown, config: TEngineConfig): { graph: T
             ? at
             : null;
       const field = (where === 'nodes' ? issue.path.slice(3) : issue.path).join('_') || String(where ?? 'draft');
-      return flowProblem(typeof nodeId === 'string' ? nodeId : null, 'invalid_field', { field, detail: issue.message });
+      return flowProblem(typeof nodeId === 'string' ? nodeId : null, 'invalid_field', {
+        field,
+        detail: issue.message,
+        ...issueParams(issue),
+      });
     });
     return { graph: null, problems };
   }

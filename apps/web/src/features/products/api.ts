@@ -28,10 +28,11 @@ export const productKeys = {
   functions: (productId: number | null) => ['product-functions', productId] as const,
 };
 
-/** GET products: a page of the tenant's products. */
-export function useProducts(query: TListQuery) {
+/** GET products: a page of the tenant's products; `enabled` false: not fetched (a picker showing projects). */
+export function useProducts(query: TListQuery, enabled = true) {
   return useQuery({
     queryKey: productKeys.list(query),
+    enabled,
     queryFn: () => http.get<z.infer<typeof ZProductList>>(paths.products, query),
     placeholderData: keepPreviousData,
   });

@@ -30,10 +30,11 @@ export const projectKeys = {
   tangramProducts: (q: string | undefined) => ['tangram-products', q] as const,
 };
 
-/** GET projects: a page of the tenant's projects. */
-export function useProjects(query: TListQuery) {
+/** GET projects: a page of the tenant's projects; `enabled` false: not fetched (a picker showing products). */
+export function useProjects(query: TListQuery, enabled = true) {
   return useQuery({
     queryKey: projectKeys.list(query),
+    enabled,
     queryFn: () => http.get<z.infer<typeof ZProjectList>>(paths.projects, query),
     placeholderData: keepPreviousData,
   });

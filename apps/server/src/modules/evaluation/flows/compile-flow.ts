@@ -67,7 +67,10 @@ export interface TCompiledFlow {
 /** The outcome of compiling: the flow, or the problems (per node) that keep it from being applied. */
 export type TCompileFlowResult = { ok: true; flow: TCompiledFlow } | { ok: false; problems: TFlowProblem[] };
 
-/** 422 RULE_APPLY_FAILED with each problem as a detail whose path is its node id (the editor marks that node). */
+/**
+ * 422 RULE_APPLY_FAILED with each problem as a detail whose path is its node id (the editor marks that node), with its
+ * code and parameters when it has them (the console translates them).
+ */
 export function applyFailed(
   problems: readonly TFlowProblem[],
   message = `the flow has ${problems.length} problem(s): ${problems[0]?.message ?? ''}`,
@@ -76,7 +79,12 @@ export function applyFailed(
     422,
     PlatformRuleErrorCode.ApplyFailed,
     message,
-    problems.map((p) => ({ path: p.node_id ?? '', message: p.message })),
+    problems.map((p) => ({
+      path: p.node_id ?? '',
+      message: p.message,
+      ...(p.code ? { code: p.code } : {}),
+      ...(p.params ? { params: p.params } : {}),
+    })),
   );
 }
 
@@ -93,7 +101,7 @@ export function checkCron(cron: string, timeZone: string): void {
 export function compileFlow(graph: TFlowGraph): TCompileFlowResult {
   const problems: TFlowProblem[] = [];
   const start = graph.nodes.find((n) => n.type === 'start');
-  if (start?.type !== 'start') return { ok: false, problems: [{ node_id: null, message: 'a rule has exactly one start node' }] };
+  if (start?.type !== 'start') return { ok: false, problems: [flowProblem(null, 'start_count')] };
   const trigger = start.data.trigger;
   const hasDevice = trigger.kind === 'telemetry' || trigger.kind === 'status';
   const known = new Set<string>(FLOW_TRIGGER_NAMES);

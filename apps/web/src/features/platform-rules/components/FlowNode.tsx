@@ -5,7 +5,7 @@
  */
 import type { TFlowNodeType } from '@tessera/contracts';
 import { Handle, type NodeProps, Position, type Node } from '@xyflow/react';
-import { Tooltip, Typography } from 'antd';
+import { theme, Tooltip, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { nodeSummary } from '../model/nodes';
 
@@ -25,7 +25,8 @@ const BORDER = { visited: '#52c41a', error: '#ff4d4f' } as const;
 /** Renders one node. */
 export function FlowNode({ id, data, selected }: NodeProps<TFlowCanvasNode>) {
   const { t } = useTranslation();
-  const border = data.problem ? '#ff4d4f' : data.trace ? BORDER[data.trace] : selected ? '#1677ff' : '#d9d9d9';
+  const { token } = theme.useToken();
+  const border = data.problem ? token.colorError : data.trace ? BORDER[data.trace] : selected ? token.colorPrimary : token.colorBorder;
   const body = (
     <div
       data-testid={`flow-node-${id}`}
@@ -33,7 +34,8 @@ export function FlowNode({ id, data, selected }: NodeProps<TFlowCanvasNode>) {
       data-trace={data.trace ?? ''}
       data-problem={data.problem ? 'true' : 'false'}
       style={{
-        background: '#fff',
+        background: token.colorBgContainer,
+        color: token.colorText,
         border: `2px solid ${border}`,
         borderRadius: 8,
         padding: '6px 10px',

@@ -1,19 +1,51 @@
 /**
  * The side panel form of the selected node: one control per field of its type (model/nodes.ts NODE_FIELDS), edits
  * written straight into the node's data; the contract's schema for the node type is checked as you type and its
- * first problem shown under the form (the server's apply checks the whole graph).
+ * first problem shown under the form, in words (model/fieldIssue.ts), not the validator's (the server's apply checks
+ * the whole graph).
  */
 import { type TFlowNodeType, ZFlowNodeData } from '@tessera/contracts';
 import { Alert, DatePicker, Form, Input, InputNumber, Select, Switch } from 'antd';
 import dayjs from 'dayjs';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
+import type { z } from 'zod';
 import { useSession } from '../../../lib/useSession';
 import { usePlatformTelemetryList } from '../../platform-telemetry/api';
+import { fieldIssueText } from '../model/fieldIssue';
+import { ScopeIdsSelect } from './ScopeIdsSelect';
 import { fieldApplies, getAt, NODE_FIELDS, setAt, type TNodeField } from '../model/nodes';
 
-function Control({ field, value, onChange }: { field: TNodeField; value: unknown; onChange: (v: unknown) => void }) {
+/** A zod issue of the node's data as a person would say it: the field's label and what is wrong with it. */
+function issueText(t: TFunction, issue: z.core.$ZodIssue | undefined): string {
+  if (!issue) return '';
+  const path = issue.path.map(String).join('_');
+  const detail = fieldIssueText(t, {
+    issue: issue.code,
+    message: issue.message,
+    minimum: 'minimum' in issue ? Number(issue.minimum) : undefined,
+    maximum: 'maximum' in issue ? Number(issue.maximum) : undefined,
+    origin: 'origin' in issue ? String(issue.origin) : undefined,
+  });
+  return path ? t('platformRules.fieldProblem', { field: t(`platformRules.fields.${path}`, { defaultValue: path }), detail }) : detail;
+}
+
+/** The control of one field; `scopeKind` is the kind of the scope an `ids` field belongs to (projects or products). */
+function Control({
+  field,
+  value,
+  onChange,
+  scopeKind,
+}: {
+  field: TNodeField;
+  value: unknown;
+  onChange: (v: unknown) => void;
+  scopeKind?: unknown;
+}) {
   const { t } = useTranslation();
   const testId = `node-field-${field.path.join('-')}`;
+  if (field.kind === 'ids' && (scopeKind === 'projects' || scopeKind === 'products'))
+    return <ScopeIdsSelect kind={scopeKind} value={((value as unknown[]) ?? []).map(Number)} onChange={onChange} testId={testId} />;
   switch (field.kind) {
     case 'number':
       return (
@@ -130,17 +162,15 @@ export function NodeForm({
                   : undefined
             }
           >
-            <Control field={f} value={getAt(data, f.path)} onChange={(v) => onChange(setAt(data, f.path, v))} />
+            <Control
+              field={f}
+              value={getAt(data, f.path)}
+              onChange={(v) => onChange(setAt(data, f.path, v))}
+              scopeKind={f.kind === 'ids' ? getAt(data, [...f.path.slice(0, -1), 'kind']) : undefined}
+            />
           </Form.Item>
         ))}
-      {!check.success && (
-        <Alert
-          type="warning"
-          showIcon
-          data-testid="node-form-problem"
-          message={`${check.error.issues[0]?.path.join('.') ?? ''}: ${check.error.issues[0]?.message ?? ''}`}
-        />
-      )}
+      {!check.success && <Alert type="warning" showIcon data-testid="node-form-problem" message={issueText(t, check.error.issues[0])} />}
     </Form>
   );
 }

@@ -23,6 +23,22 @@ describe('apply problems', () => {
     );
     expect(problemText(t.t, flowProblem('n3', 'unknown_name', { name: 'temp' }))).toBe('未知的名稱 temp');
     expect(problemText(t.t, flowProblem('n3', 'branch_twice', { branch: 'true' }))).toBe('有多個「真」分支');
+    // A field the schema refuses: its label and what is wrong, never zod's or the schema's English.
+    expect(
+      problemText(
+        t.t,
+        flowProblem('n4', 'invalid_field', { field: 'message', detail: 'Too small', issue: 'too_small', minimum: 1, origin: 'string' }),
+      ),
+    ).toBe(`${lookup(zh, 'platformRules.fields.message')}：請填寫此欄位`);
+    expect(problemText(t.t, flowProblem('n4', 'invalid_field', { field: 'key', detail: 'choose the key', issue: 'custom' }))).toBe(
+      `${lookup(zh, 'platformRules.fields.key')}：請選擇遙測項目`,
+    );
+    expect(
+      problemText(
+        t.t,
+        flowProblem('n4', 'invalid_field', { field: 'concurrency', detail: 'x', issue: 'too_big', maximum: 50, origin: 'number' }),
+      ),
+    ).toBe(`${lookup(zh, 'platformRules.fields.concurrency')}：不能大於 50`);
     // Stored before problems had codes: the English message as it is.
     expect(problemText(t.t, { message: 'old problem' })).toBe('old problem');
   });

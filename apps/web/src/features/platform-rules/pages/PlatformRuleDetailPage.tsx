@@ -3,7 +3,8 @@
  * types (drag onto the canvas, or click to add), connect, delete (Delete/Backspace), undo/redo (Ctrl+Z,
  * Ctrl+Shift+Z), copy/paste of selected nodes (Ctrl+C, Ctrl+V), the selected node's form in the side panel; save,
  * apply (problems come back on their nodes), start, stop, run; the run list, a run's path highlighted on the graph
- * with each node's input, output and variables on click, and replay of a run against the saved draft. At phone width
+ * with each node's input, output and variables on click, and replay of a run against the saved draft. A connection
+ * apply would refuse is refused as it is drawn, with the reason where it was let go (components/ConnectionRefusal). At phone width
  * (lib/useIsPhone) the editor opens read-only: the graph (pan and zoom, no palette, no node form, no editing), the
  * rule's start/stop/run and its run list, with a note that editing needs a wider screen.
  */
@@ -24,15 +25,17 @@ import {
   useReactFlow,
 } from '@xyflow/react';
 import '@xyflow/react/dist/style.css';
-import { Alert, App, Button, Flex, Input, Space, Spin, Tag } from 'antd';
+import { Alert, App, Button, Flex, Input, Space, Spin, Tag, theme } from 'antd';
 import { type DragEvent, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useParams } from 'react-router';
 import type { HttpError } from '../../../lib/http';
+import { useColorScheme } from '../../../lib/colorScheme';
 import { useIsPhone } from '../../../lib/useIsPhone';
 import { useSession } from '../../../lib/useSession';
 import { useUnsavedChangesPrompt } from '../../../lib/useUnsavedChangesPrompt';
 import { usePlatformRule, useReplayRun, useRuleAction, useRuleRun, useRuleRuns, useSavePlatformRule } from '../api';
+import { RefusalNote, useConnectionRule } from '../components/ConnectionRefusal';
 import { FlowNode, type TFlowCanvasNode } from '../components/FlowNode';
 import { NodePanel } from '../components/NodePanel';
 import { DRAG_TYPE, Palette } from '../components/Palette';
@@ -85,6 +88,8 @@ function Editor({ rule }: { rule: TPlatformRule }) {
   const { message, modal } = App.useApp();
   const flow = useReactFlow();
   const compact = useIsPhone();
+  const colorScheme = useColorScheme();
+  const { token } = theme.useToken();
   const [graph, setGraph] = useState<TGraphState>(() => toCanvas(rule.draft));
   const [saved, setSaved] = useState(() => canonical(toDraft(toCanvas(rule.draft))));
   const [name, setName] = useState(rule.name);
@@ -107,6 +112,12 @@ function Editor({ rule }: { rule: TPlatformRule }) {
   const replay = useReplayRun(rule.id);
 
   const draft = useMemo(() => toDraft(graph), [graph]);
+  const canvas = useRef<HTMLDivElement>(null);
+  const ruleGraph = useMemo(
+    () => ({ nodes: graph.nodes.map((n) => ({ id: n.id, type: n.data.kind, data: n.data.data })), edges: graph.edges }),
+    [graph],
+  );
+  const connectionRule = useConnectionRule(ruleGraph, canvas);
   const dirty = canonical(draft) !== saved || name !== rule.name;
   useUnsavedChangesPrompt(dirty);
 
@@ -316,7 +327,15 @@ function Editor({ rule }: { rule: TPlatformRule }) {
         {!compact && <Palette onAdd={addAtCentre} />}
         {/* biome-ignore lint/a11y/noStaticElementInteractions: the drop target of the palette's drag; every node can also be added by its palette button */}
         <div
-          style={{ flex: 1, minWidth: 0, height: compact ? 360 : 560, border: '1px solid #f0f0f0', borderRadius: 8 }}
+          ref={canvas}
+          style={{
+            position: 'relative',
+            flex: 1,
+            minWidth: 0,
+            height: compact ? 360 : 560,
+            border: `1px solid ${token.colorBorderSecondary}`,
+            borderRadius: 8,
+          }}
           onDragOver={(e) => e.preventDefault()}
           onDrop={compact ? undefined : onDrop}
           data-testid="flow-canvas"
@@ -328,7 +347,12 @@ function Editor({ rule }: { rule: TPlatformRule }) {
             onNodesChange={onNodesChange}
             onEdgesChange={onEdgesChange}
             onConnect={onConnect}
-            onPaneClick={() => setSelectedId(null)}
+            isValidConnection={connectionRule.isValidConnection}
+            onConnectEnd={connectionRule.onConnectEnd}
+            onPaneClick={() => {
+              setSelectedId(null);
+              connectionRule.clear();
+            }}
             nodesDraggable={!compact}
             nodesConnectable={!compact}
             edgesReconnectable={!compact}
@@ -337,10 +361,12 @@ function Editor({ rule }: { rule: TPlatformRule }) {
             fitView={rule.draft.nodes.length > 0}
             fitViewOptions={{ maxZoom: 1 }}
             proOptions={{ hideAttribution: true }}
+            colorMode={colorScheme}
           >
             <Background />
             <Controls />
           </ReactFlow>
+          <RefusalNote note={connectionRule.note} />
         </div>
         {!compact && (
           <NodePanel
