@@ -25,6 +25,8 @@ import { AlertPublisher } from '../modules/alerts/live-publisher.js';
 import { RuleChangeHub } from '../modules/evaluation/rule-changes.js';
 import type { TApp } from '../core/app-type.js';
 import { buildApp } from './app.js';
+import { createMetricsStage } from './metrics.js';
+import { startMetricsListener, type TMetricsListener } from '../modules/metrics/routes.js';
 import { openFileLimit } from '../core/connection-limits.js';
 import { guardHttpConnections, type THttpRefusal } from '../core/http-connection-guard.js';
 import proxyAddr from '@fastify/proxy-addr';
@@ -46,6 +48,8 @@ export interface TRunningServer {
   ctx: TAppContext;
   httpPort: number;
   mqttPort: number | null;
+  /** The bound port of the metrics listener on 127.0.0.1 (METRICS_PORT), or null when `/metrics` is on `httpPort`. */
+  metricsPort: number | null;
   /** The rule engine (counters, and `idle()` for tests). */
   rules: RuleEngine;
   /** The platform-rule engine (tests wait on `flows.idle()`). */
@@ -104,6 +108,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
   let appClosing: Promise<void> | undefined;
   let stopDemo: (() => Promise<void>) | undefined;
   let stopOutbox: (() => Promise<void>) | undefined;
+  let metricsListener: TMetricsListener | undefined;
   let stopDeadlineAt = Number.POSITIVE_INFINITY;
   const steps: TShutdownStep[] = [
     {
@@ -123,7 +128,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
       name: 'http',
       run: async (deadlineAt) => {
         if (appClosing && !(await settlesWithin(appClosing, deadlineAt - Date.now()))) app?.server.closeAllConnections();
-        await appClosing;
+        await Promise.all([appClosing, metricsListener?.close()]);
       },
     },
     { name: 'database', run: async (deadlineAt) => (opts.database ? undefined : database.close(Math.max(0, deadlineAt - Date.now()))) },
@@ -198,7 +203,11 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
       },
     });
     messaging.setModelStateListener(modelStateListener(db, log));
-    const built = await buildApp({ ...ctx, config: { ...config, webDist: config.webDist ?? DEFAULT_WEB_DIST } });
+    const metrics = createMetricsStage({ messaging, rules, flows: platformRules, database });
+    const built = await buildApp(
+      { ...ctx, config: { ...config, webDist: config.webDist ?? DEFAULT_WEB_DIST } },
+      { metrics, metricsRoute: config.metricsPort === undefined },
+    );
     app = built;
 
     log.info(
@@ -218,6 +227,16 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
     await listenOr(() => built.listen({ port: config.port, host: config.host }), 'PORT', config.port);
     const bound = messaging;
     await listenOr(() => bound.listen(built.server), 'MQTT_PORT', config.mqttPort);
+    if (config.metricsPort !== undefined) {
+      const port = config.metricsPort;
+      await listenOr(
+        async () => {
+          metricsListener = await startMetricsListener(port, metrics, config.metricsToken);
+        },
+        'METRICS_PORT',
+        port,
+      );
+    }
     await outbox.start();
     stopOutbox = () => outbox.stop();
 
@@ -227,7 +246,8 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
       const brokerUrl = config.mqttUrl ?? `mqtt://127.0.0.1:${mqttPort}`;
       stopDemo = await startDemo(ctx, brokerUrl);
     }
-    return { app: built, ctx, httpPort, mqttPort, rules, flows: platformRules, messaging, httpRefusals, close };
+    const metricsPort = metricsListener?.port ?? null;
+    return { app: built, ctx, httpPort, mqttPort, metricsPort, rules, flows: platformRules, messaging, httpRefusals, close };
   } catch (err) {
     await close();
     throw err;

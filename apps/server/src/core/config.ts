@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { DB_TIMEOUT_DEFAULTS } from '../db/pg-pool.js';
 import { connectionBudget, openFileLimit } from './connection-limits.js';
+import { serviceConfigOf, type TServiceConfig, ZServiceEnv } from './config-service.js';
 
 /**
  * How long a graceful stop (SIGTERM) may take before the process exits anyway, in milliseconds: below `docker stop`'s
@@ -156,10 +157,11 @@ const ZEnv = z.object({
     )
     .pipe(z.array(z.string().regex(/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/, 'origins like https://fcm.googleapis.com')).min(1))
     .optional(),
+  ...ZServiceEnv,
 });
 
-/** The server's settings. Ports 0 pick a free port (tests). */
-export interface TConfig {
+/** The server's settings. Ports 0 pick a free port (tests). Metrics and broker listeners: config-service.ts. */
+export interface TConfig extends TServiceConfig {
   port: number;
   mqttPort: number;
   host: string;
@@ -287,7 +289,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: number
   if (!e.AI_BASE_URL !== !e.AI_MODEL) {
     throw new ConfigError('invalid AI_BASE_URL/AI_MODEL: set both (an OpenAI-compatible endpoint and its model) or neither');
   }
+  let service: TServiceConfig;
+  try {
+    service = serviceConfigOf(e);
+  } catch (err) {
+    throw new ConfigError((err as Error).message);
+  }
   return {
+    ...service,
     port: e.PORT,
     mqttPort: e.MQTT_PORT,
     host: e.HOST,

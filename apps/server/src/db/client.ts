@@ -31,6 +31,8 @@ export interface Database {
    * batch statements (and so devices' PUBACKs) behind it in `pool`'s queue. PGlite has one connection: ingest uses `db`.
    */
   ingestDb?: Db;
+  /** The pg pool behind `ingestDb` (its connection counts, for the metrics). */
+  ingestPool?: pg.Pool;
   /** The PGlite instance when `kind` is pglite. */
   pglite?: PGlite;
   /**
@@ -107,6 +109,7 @@ export async function openPostgres(url: string, opts: TPostgresOptions = {}): Pr
     kind: 'postgres',
     pool,
     ingestDb: drizzlePg(ingest.pool, { schema }) as unknown as Db,
+    ingestPool: ingest.pool,
     ping: () => probe.ping(),
     async connectUnbounded() {
       const client = new pg.Client({ ...clientSettings(url, timeouts), statement_timeout: 0, query_timeout: undefined });

@@ -24,6 +24,8 @@ export interface TRuleEngineCounters {
   unknownEvaluations: number;
   /** Firings (notifications and commands ran). */
   fired: number;
+  /** Alerts this engine opened (a firing that inserted a new alert). */
+  alertsOpened: number;
   /** Committed points not newer than what the engine had for their key: stored, not evaluated. */
   outOfOrder: number;
   /** Points superseded by a newer one of the same key before the engine got to them. */
@@ -34,7 +36,7 @@ export interface TRuleEngineCounters {
 
 /** Fresh counters. */
 export function emptyCounters(): TRuleEngineCounters {
-  return { evaluations: 0, trueEvaluations: 0, unknownEvaluations: 0, fired: 0, outOfOrder: 0, coalesced: 0, errors: 0 };
+  return { evaluations: 0, trueEvaluations: 0, unknownEvaluations: 0, fired: 0, alertsOpened: 0, outOfOrder: 0, coalesced: 0, errors: 0 };
 }
 
 /** Whether the fresh points concern the rule. */
@@ -88,7 +90,9 @@ export async function evaluateDevice(
       if (truth === TRUE) counters.trueEvaluations += 1;
       else if (truth === UNKNOWN) counters.unknownEvaluations += 1;
       await saveHeld(deps.db, unit, rule, device.id, runtime, state.t);
-      if ((await applyOutcome(deps, { rules, unit, rule, runtime, device, frame, truth, clearTruth })) === 'fired') counters.fired += 1;
+      const outcome = await applyOutcome(deps, { rules, unit, rule, runtime, device, frame, truth, clearTruth });
+      if (outcome === 'fired' || outcome === 'opened') counters.fired += 1;
+      if (outcome === 'opened') counters.alertsOpened += 1;
     }
   }
 }

@@ -18,8 +18,8 @@ import type { TEngineDeps, TEvaluation } from './types.js';
 
 export type { TEngineDeps, TEvaluation } from './types.js';
 
-/** What happened, for counters and tests. */
-export type TOutcome = 'unknown' | 'false' | 'cleared' | 'true' | 'fired';
+/** What happened, for counters and tests: `opened` is a firing that opened a new alert. */
+export type TOutcome = 'unknown' | 'false' | 'cleared' | 'true' | 'fired' | 'opened';
 
 function keyOf(ev: TEvaluation): TRuleStateKey {
   return { kind: ev.unit.kind, ruleId: ev.unit.id, ruleIndex: ev.rule.index, deviceId: ev.device.id };
@@ -110,5 +110,5 @@ async function alertRuleTrue(
     await notifyAlert(deps, ev, touch.id, reason, m.now);
   }
   runCommands(deps, ev);
-  return 'fired';
+  return touch.inserted ? 'opened' : 'fired';
 }

@@ -7,6 +7,7 @@
  * account's access shrinks, {@link TBrokerHooks.dropRevokedLive} closes its browser connections that watch a device
  * it may no longer see (the console reconnects, and the ACL refuses that device).
  */
+import { TLSSocket } from 'node:tls';
 import type { AedesOptions, AuthenticateError, Client } from 'aedes';
 import type { Logger } from 'pino';
 import { sha256, digestEquals } from '../../core/crypto.js';
@@ -27,7 +28,7 @@ import {
 } from './acl.js';
 import type { TDeviceReports } from './device-reports.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
-import type { IngestPipeline } from './pipeline.js';
+import type { IngestPipeline, TIngestWay } from './pipeline.js';
 import { ThrottledLog } from '../../core/throttled-log.js';
 
 /** The MQTT username a browser uses to present its access token as password. */
@@ -35,6 +36,12 @@ export const BROWSER_USERNAME = 'jwt';
 
 /** Who is behind one MQTT connection. */
 export type TConnIdentity = { kind: 'device'; device: TIngestDevice } | { kind: 'browser'; principal: TPrincipal };
+
+/** The embedded broker's listener `client` came through: `/mqtt` (it has the upgrade request), TLS or plain TCP. */
+function wayOf(client: Client): TIngestWay {
+  if (client.req) return 'websocket';
+  return client.conn instanceof TLSSocket ? 'mqtts' : 'mqtt';
+}
 
 /** What the hooks need. `pipeline` null: devices are refused (external mode, where the broker owns them). */
 export interface THookDeps {
@@ -190,7 +197,7 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
         return;
       }
       if ((kind !== 'telemetry' && kind !== 'status') || !deps.pipeline) return done(null);
-      deps.pipeline.submit(identity.device, kind, payload).then(
+      deps.pipeline.submit(identity.device, kind, payload, Date.now(), wayOf(client)).then(
         () => done(null),
         (err: Error) => done(err),
       );

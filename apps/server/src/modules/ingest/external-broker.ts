@@ -15,7 +15,7 @@ import type { Logger } from 'pino';
 import { classifyDeviceTopic } from './acl.js';
 import type { TDeviceReports } from './device-reports.js';
 import type { DeviceDirectory } from './directory.js';
-import type { IngestPipeline } from './pipeline.js';
+import type { IngestPipeline, TIngestWay } from './pipeline.js';
 import { consumeIngestQueue, type TQueueIngest } from './queue-ingest.js';
 
 /** The shared-subscription group every replica joins. */
@@ -66,7 +66,7 @@ export interface TExternalDeps {
 export async function connectExternalBroker(deps: TExternalDeps): Promise<TExternalBroker> {
   const { log, pipeline, directory } = deps;
 
-  async function ingest(topic: string, message: Buffer): Promise<void> {
+  async function ingest(topic: string, message: Buffer, way: TIngestWay): Promise<void> {
     const t = classifyDeviceTopic(topic);
     if (!t || (t.kind !== 'telemetry' && t.kind !== 'status' && t.kind !== 'model_state')) return;
     const device = await directory.device(t.tangramId);
@@ -75,7 +75,7 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
       return;
     }
     if (t.kind === 'model_state') await deps.reports.modelState(device, message);
-    else await pipeline.submit(device, t.kind, message);
+    else await pipeline.submit(device, t.kind, message, Date.now(), way);
   }
 
   const control = await mqtt.connectAsync(deps.url, {
@@ -94,7 +94,9 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
   await control.subscribeAsync(['live/devices/+', 'live/accounts/+/alerts', LIVE_ACCESS_FILTER, 'live/platform-telemetry/+'], { qos: 0 });
 
   const ingesters: MqttClient[] = [];
-  const queue: TQueueIngest | null = deps.amqpUrl ? await consumeIngestQueue({ url: deps.amqpUrl, ingest, log }) : null;
+  const queue: TQueueIngest | null = deps.amqpUrl
+    ? await consumeIngestQueue({ url: deps.amqpUrl, ingest: (topic, message) => ingest(topic, message, 'queue'), log })
+    : null;
   for (let i = 0; i < (queue ? 0 : INGEST_CONNECTIONS); i += 1) {
     const client = await mqtt.connectAsync(deps.url, {
       protocolVersion: 5,
@@ -103,7 +105,7 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
       properties: { sessionExpiryInterval: SESSION_EXPIRY_S },
       reconnectPeriod: 1000,
       customHandleAcks: (topic, message, _packet, done) => {
-        ingest(topic, message).then(
+        ingest(topic, message, 'external_mqtt').then(
           () => done(0),
           (err: Error) => {
             log.warn({ err, topic }, 'ingest: message not stored, not acknowledged');
@@ -114,7 +116,7 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
     });
     // QoS 0 publishes never reach customHandleAcks: store them best effort.
     client.on('message', (topic, message, packet) => {
-      if (packet.qos === 0) ingest(topic, message).catch(() => undefined);
+      if (packet.qos === 0) ingest(topic, message, 'external_mqtt').catch(() => undefined);
     });
     client.on('error', (err) => log.warn({ err }, 'external broker connection error'));
     await client.subscribeAsync(INGEST_FILTERS, { qos: 1 });

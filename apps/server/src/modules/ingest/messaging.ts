@@ -14,7 +14,7 @@ import { BrokerGuard, type TBrokerRefusal } from './broker-guard.js';
 import { startDeviceRevocation } from './device-revocation.js';
 import { createEmbeddedBroker } from './embedded-broker.js';
 import { connectExternalBroker, type TExternalBroker } from './external-broker.js';
-import { IngestPipeline, type TCommittedRows, type TIngestCounters } from './pipeline.js';
+import { IngestPipeline, type TBatchObserver, type TCommittedRows, type TIngestCounters } from './pipeline.js';
 
 function safeJson(payload: Buffer): unknown {
   try {
@@ -51,6 +51,12 @@ export interface TMessaging {
   ingestCounters(): TIngestCounters;
   /** Connections the embedded broker closed since start, by reason (broker-guard.ts). */
   brokerRefusals(): Readonly<Record<TBrokerRefusal, number>>;
+  /** Clients logged in to the embedded broker now, devices and browsers (counted on each call: for scrapes). */
+  connections(): { devices: number; browsers: number };
+  /** True while ingest holds too much and devices' sockets are not read (back-pressure, read-gate.ts). */
+  isReadingPaused(): boolean;
+  /** Hands every committed batch slice's size and commit time to `observer` (metrics). */
+  setBatchObserver(observer: TBatchObserver): void;
   /**
    * Hands every committed batch to `listener.accept` after its acknowledgements (the rule engine, docs/rules.md);
    * on close, `listener.close()` runs after the last batch is drained and before the broker closes, so the final
@@ -207,6 +213,17 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     },
     ingestCounters: () => pipeline.counters,
     brokerRefusals: () => guard.refusals,
+    connections() {
+      let devices = 0;
+      let browsers = 0;
+      for (const client of broker.connectedClients()) {
+        if (hooks.isDevice(client)) devices += 1;
+        else browsers += 1;
+      }
+      return { devices, browsers };
+    },
+    isReadingPaused: () => !pipeline.readGate.isOpen(),
+    setBatchObserver: (observer) => pipeline.setBatchObserver(observer),
     setModelStateListener: (listener) => reports.setModelStateListener(listener),
     setCommitListener(listener) {
       commitListener = listener;

@@ -7,7 +7,7 @@
  * block: evaluation happens off the acknowledgement path. Nothing is acknowledged before it is committed, so a device
  * resends what a dying server never stored; the primary key absorbs resends.
  */
-import { DEVICE_RATE_BURST_POINTS, DEVICE_RATE_POINTS_PER_S, INGEST_REJECT_REASONS, type TLiveMessage } from '@tessera/contracts';
+import { DEVICE_RATE_BURST_POINTS, DEVICE_RATE_POINTS_PER_S, type TLiveMessage } from '@tessera/contracts';
 import type { Logger } from 'pino';
 import type { TIngestBacklog } from '../../core/context.js';
 import { type Db, INGEST_POOL_SIZE } from '../../db/client.js';
@@ -26,6 +26,7 @@ import {
 import { commitBatch, IngestClosedError } from './commit.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import { FlushClock } from './flush-clock.js';
+import { emptyIngestCounters, type TIngestCounters, type TIngestWay } from './ingest-counters.js';
 import { parseDevicePayload, type TRejectReason } from './parse.js';
 import { PublishWaiter } from './publish-waiter.js';
 import { ReadGate, type TReadGate } from './read-gate.js';
@@ -34,17 +35,11 @@ import { TokenBucket } from './token-bucket.js';
 
 export { IngestClosedError } from './commit.js';
 export type { TCommittedRows } from './batch.js';
+export { INGEST_WAYS, type TIngestCounters, type TIngestWay } from './ingest-counters.js';
 export type { TIngestBacklog } from '../../core/context.js';
 
-/** In-process ingest counters (since start). */
-export interface TIngestCounters {
-  messages: number;
-  pointsAccepted: number;
-  duplicates: number;
-  batches: number;
-  writeFailures: number;
-  rejected: Record<TRejectReason, number>;
-}
+/** Told of every committed batch slice: its rows (points and status words) and milliseconds from write start to commit. */
+export type TBatchObserver = (rows: number, commitMs: number) => void;
 
 /** Pipeline settings and collaborators. */
 export interface TPipelineOptions {
@@ -110,17 +105,11 @@ export class IngestPipeline {
   private readonly buckets = new Map<number, TokenBucket>();
   private readonly warn: ThrottledLog;
   private onCommitted: ((rows: TCommittedRows) => void) | null = null;
+  private observeBatch: TBatchObserver | null = null;
   private open = 0;
   private busySince = 0;
   private lastCommitAt = 0;
-  readonly counters: TIngestCounters = {
-    messages: 0,
-    pointsAccepted: 0,
-    duplicates: 0,
-    batches: 0,
-    writeFailures: 0,
-    rejected: Object.fromEntries(INGEST_REJECT_REASONS.map((r) => [r, 0])) as Record<TRejectReason, number>,
-  };
+  readonly counters: TIngestCounters = emptyIngestCounters();
 
   constructor(private readonly opts: TPipelineOptions) {
     this.warn = new ThrottledLog(opts.log);
@@ -130,20 +119,27 @@ export class IngestPipeline {
   }
 
   /**
-   * Takes one publish of `device` on its telemetry or status topic, received at `svcRecvTs`. Resolves once the batch
+   * Takes one publish of `device` on its telemetry or status topic, received at `svcRecvTs` by `way`. Resolves once the batch
    * holding it (or its refusal counter) has committed; rejects with IngestClosedError when shutdown gave up on it.
    * When its project's keys are known and admission has room (nearly always), the publish is parsed and filed at
    * once, and the one promise it costs is the one answered.
    */
-  submit(device: TIngestDevice, kind: 'telemetry' | 'status', payload: Buffer, svcRecvTs = Date.now()): Promise<void> {
+  submit(
+    device: TIngestDevice,
+    kind: 'telemetry' | 'status',
+    payload: Buffer,
+    svcRecvTs = Date.now(),
+    way: TIngestWay = 'mqtt',
+  ): Promise<void> {
     if (this.closing) return Promise.reject(new IngestClosedError('ingest is closing'));
+    this.counters.messagesByWay[way] += 1;
     if (this.open++ === 0) this.busySince = Date.now();
     this.reading.enter(payload.length);
     const loading = this.opts.directory.projectKeys(device.projectId);
     const keys = this.loadedKeys.get(loading);
     const turn = keys ? this.gate.enter() : undefined;
-    if (keys && turn === null) return this.admit(device, kind, payload, keys, svcRecvTs);
-    return this.submitWaiting(device, kind, payload, svcRecvTs, loading, turn ?? undefined);
+    if (keys && turn === null) return this.admit(device, kind, payload, keys, svcRecvTs, way);
+    return this.submitWaiting(device, kind, payload, svcRecvTs, way, loading, turn ?? undefined);
   }
 
   /** {@link submit} of a publish that waits for its project's keys (`turn` undefined) or for its admission `turn`. */
@@ -152,6 +148,7 @@ export class IngestPipeline {
     kind: 'telemetry' | 'status',
     payload: Buffer,
     svcRecvTs: number,
+    way: TIngestWay,
     loading: Promise<ReadonlySet<string>>,
     turn: Promise<void> | undefined,
   ): Promise<void> {
@@ -169,7 +166,7 @@ export class IngestPipeline {
       this.answered(payload.length);
       throw err;
     }
-    return this.admit(device, kind, payload, keys, svcRecvTs);
+    return this.admit(device, kind, payload, keys, svcRecvTs, way);
   }
 
   /**
@@ -182,6 +179,7 @@ export class IngestPipeline {
     payload: Buffer,
     keys: ReadonlySet<string>,
     svcRecvTs: number,
+    way: TIngestWay,
   ): Promise<void> {
     if (this.closing) {
       this.gate.added(0);
@@ -191,7 +189,7 @@ export class IngestPipeline {
     const { waiter, done } = PublishWaiter.create(this, payload.length);
     let held = 0;
     try {
-      held = this.take(device, kind, payload, keys, svcRecvTs, waiter);
+      held = this.take(device, kind, payload, keys, svcRecvTs, waiter, way);
     } catch (err) {
       // Unexpected (parsing refuses, it does not throw): the publisher is answered with it, never left open.
       waiter.reject(err instanceof Error ? err : new Error(String(err)));
@@ -217,6 +215,11 @@ export class IngestPipeline {
    */
   setCommitListener(listener: ((rows: TCommittedRows) => void) | null): void {
     this.onCommitted = listener;
+  }
+
+  /** Sets the observer told of every committed batch slice (metrics: batch size and commit latency). */
+  setBatchObserver(observer: TBatchObserver | null): void {
+    this.observeBatch = observer;
   }
 
   /** The backlog and whether ingest is stalled, at `nowMs`. */
@@ -272,6 +275,7 @@ export class IngestPipeline {
     keys: ReadonlySet<string>,
     svcRecvTs: number,
     waiter: TWaiter,
+    way: TIngestWay,
   ): number {
     const batch = this.filling;
     const before = batch.size;
@@ -287,8 +291,10 @@ export class IngestPipeline {
         this.reject(batch, device, 'rate_limited', n, `over ${rate} points/s by the device's clock`, waiter);
       } else if (parsed.kind === 'telemetry') {
         batch.addPoints(device, parsed.points, svcRecvTs, waiter);
+        this.counters.pointsByWay[way] += n;
       } else {
         batch.addStatus(device, parsed.status, svcRecvTs, waiter);
+        this.counters.pointsByWay[way] += 1;
       }
     }
     if (batch.size >= this.opts.batchMax) {
@@ -339,6 +345,7 @@ export class IngestPipeline {
 
   private startWrite(batch: PendingBatch): void {
     const turn = this.ackOrder.begin();
+    const startedAt = performance.now();
     const writing: Promise<void> = commitBatch(batch, {
       write: (b) => (this.opts.writeBatch ?? writeIngestBatch)(this.opts.db, b),
       log: this.opts.log,
@@ -346,7 +353,10 @@ export class IngestPipeline {
       onFailure: () => {
         this.counters.writeFailures += 1;
       },
-      onCommitted: (messages, result, rows) => this.committed(turn, messages, result, rows),
+      onCommitted: (messages, result, rows) => {
+        this.observeBatch?.(rows.telemetry.length + rows.status.length, performance.now() - startedAt);
+        this.committed(turn, messages, result, rows);
+      },
       onRefused: (m, err) => this.countRefusal(m.device, 'unstorable', m.points, `the database refused it: ${String(err)}`),
     }).finally(() => {
       this.ackOrder.finished(turn);
