@@ -3,7 +3,7 @@
  * 2^31, 2^53 − 1, hex and exponent forms, NUL bytes, long and non-ASCII strings; query values alike; JSON bodies of
  * wrong types, huge numbers, NUL in strings, deep nesting and extra fields — as the vendor, a user and no one. No
  * input may answer 5xx. Deterministic (fixed seed) and bounded; routes come from /openapi.json, so new ones are
- * covered as they are added.
+ * covered as they are added. Every status a route answers must be among the responses its operation documents.
  */
 import fc from 'fast-check';
 import type { InjectOptions } from 'fastify';
@@ -92,6 +92,15 @@ function bodyFor(schema: TSchema, depth = 0): fc.Arbitrary<Record<string, unknow
     .map(([body, extra]) => (extra ? { ...body, [extra[0]]: extra[1] } : body));
 }
 
+/** The `code` of an error body, or '' when the body is not one. */
+function errorCodeOf(body: string): string {
+  try {
+    return String((JSON.parse(body) as { code?: unknown }).code ?? '');
+  } catch {
+    return '';
+  }
+}
+
 function routesOf(doc: { paths: Record<string, Record<string, TOperation>> }): TRoute[] {
   const routes: TRoute[] = [];
   for (const [path, ops] of Object.entries(doc.paths)) {
@@ -154,6 +163,8 @@ describe(`every OpenAPI route under generated bad input (${TEST_DB_KIND})`, () =
     it(`never answers 5xx, as ${caller}`, { timeout: 240_000 }, async () => {
       const token = caller === 'anonymous' ? null : cast[caller].token;
       const failures: string[] = [];
+      // Each status a route answered must be one its OpenAPI operation documents (app/openapi/error-responses.ts).
+      const undocumented = new Set<string>();
       for (const route of routes) {
         const result = await fc.check(
           fc.asyncProperty(requestFor(route), async (req) => {
@@ -162,6 +173,9 @@ describe(`every OpenAPI route under generated bad input (${TEST_DB_KIND})`, () =
               headers: { ...(req.headers ?? {}), ...(token ? { authorization: `Bearer ${token}` } : {}) },
             });
             if (res.statusCode >= 500) throw new Error(`${res.statusCode} ${res.body.slice(0, 200)}`);
+            if (!(String(res.statusCode) in (route.op.responses ?? {}))) {
+              undocumented.add(`${route.method} ${route.path} answered ${res.statusCode} ${errorCodeOf(res.body)}`);
+            }
             expect(res.body).not.toMatch(/\n\s+at .+:\d+:\d+/); // never a stack trace
           }),
           { seed: SEED, numRuns: RUNS, endOnFailure: true },
@@ -174,6 +188,7 @@ describe(`every OpenAPI route under generated bad input (${TEST_DB_KIND})`, () =
         }
       }
       expect(failures).toEqual([]);
+      expect([...undocumented]).toEqual([]);
     });
   }
 

@@ -21,7 +21,8 @@ export const ZPassword = z
   .regex(/[A-Z]/, 'needs an upper-case letter')
   .regex(/[a-z]/, 'needs a lower-case letter')
   .regex(/[0-9]/, 'needs a digit')
-  .regex(/[^A-Za-z0-9]/, 'needs a special character');
+  .regex(/[^A-Za-z0-9]/, 'needs a special character')
+  .meta({ examples: ['Demo#2026'] });
 
 /** The two login roles of §6 (admins log in as vendors). */
 export const ZLoginRole = z.enum(['vendor', 'user']);
@@ -58,6 +59,11 @@ export const ZTokenPayload = z.object({
   level: z.enum(ACCOUNT_LEVELS),
   fea: z.array(z.string()),
   exp: z.number().optional(),
+  /**
+   * The actor behind an admin's act-as session (RFC 8693 §4.1 `act` claim): the platform admin's account id and
+   * e-mail. Absent on the account's own sessions. The audit log records it beside the account acted as.
+   */
+  act: z.object({ sub: z.string(), email: z.string() }).optional(),
 });
 export type TTokenPayload = z.infer<typeof ZTokenPayload>;
 
@@ -70,7 +76,10 @@ export const ZVerifyEmailRequest = z.object({
 export type TVerifyEmailRequest = z.infer<typeof ZVerifyEmailRequest>;
 
 /** A 6-digit verification code. */
-export const ZVerifyCode = z.string().regex(/^\d{6}$/, '6 digits');
+export const ZVerifyCode = z
+  .string()
+  .regex(/^\d{6}$/, '6 digits')
+  .meta({ examples: ['042917'] });
 
 /** POST register/aiot: a vendor opens a tenant; a user opens an account. */
 export const ZRegisterRequest = z

@@ -12,7 +12,10 @@ export const DEVICE_ONLINE_WINDOW_MS = 2 * 60_000;
 
 /** `{tangramId}` path parameter: the full Tangram ID or its hex form, any case (§3 "converted to full Tangram ID"). */
 export const ZTangramIdParam = z.object({
-  tangramId: z.string().regex(new RegExp(`^[0-9A-Fa-f]{${TANGRAM_ID_LENGTH}}$`), `${TANGRAM_ID_LENGTH} hex digits`),
+  tangramId: z
+    .string()
+    .regex(new RegExp(`^[0-9A-Fa-f]{${TANGRAM_ID_LENGTH}}$`), `${TANGRAM_ID_LENGTH} hex digits`)
+    .meta({ examples: ['540001000100010000000000000001'] }),
 });
 
 /** POST projects/{id}/devices: register one device. */

@@ -20,7 +20,10 @@ export const ImageErrorCode = { TooLarge: 'IMAGE_TOO_LARGE', Type: 'IMAGE_TYPE' 
 export const IMAGE_TOO_LARGE_MESSAGE = `image over ${MAX_IMAGE_BYTES / 1024 / 1024}MB`;
 
 /** An image id: 128 random bits in base64url (22 characters), unguessable, so GET needs no token (an <img> sends none). */
-export const ZImageId = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'not an image id');
+export const ZImageId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{22}$/, 'not an image id')
+  .meta({ examples: ['Qm9vdHN0cmFwSW1hZ2UxMj'] });
 /** `:id` of GET images/{id}. */
 export const ZImageIdParam = z.object({ id: ZImageId });
 
@@ -28,7 +31,10 @@ export const ZImageIdParam = z.object({ id: ZImageId });
 export const imageUrlOf = (id: string) => `${API.frontstage}/images/${id}`;
 
 /** A product's `image_url`: null, or the URL of an image uploaded by the same tenant. */
-export const ZImageUrl = z.string().regex(/^\/frontstage\/v1\/images\/[A-Za-z0-9_-]{22}$/, 'not an uploaded image URL');
+export const ZImageUrl = z
+  .string()
+  .regex(/^\/frontstage\/v1\/images\/[A-Za-z0-9_-]{22}$/, 'not an uploaded image URL')
+  .meta({ examples: ['/frontstage/v1/images/Qm9vdHN0cmFwSW1hZ2UxMj'] });
 
 /** The id inside an {@link ZImageUrl}. */
 export const imageIdOf = (url: string) => url.slice(url.lastIndexOf('/') + 1);

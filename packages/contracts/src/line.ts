@@ -70,17 +70,20 @@ export const ZLineOfficialAccountInput = z.object({
   channel_id: z
     .string()
     .trim()
-    .regex(/^\d{1,20}$/, 'digits only'),
+    .regex(/^\d{1,20}$/, 'digits only')
+    .meta({ examples: ['2000123456'] }),
   channel_secret: z
     .string()
     .trim()
     .regex(/^[0-9a-fA-F]{32}$/, '32 hexadecimal characters')
+    .meta({ examples: ['0123456789abcdef0123456789abcdef'] })
     .optional(),
   access_token: z.string().trim().min(8).max(1000).regex(/^\S+$/, 'no spaces').optional(),
   bot_basic_id: z
     .string()
     .trim()
-    .regex(/^@[0-9A-Za-z._-]{1,32}$/, 'starts with @'),
+    .regex(/^@[0-9A-Za-z._-]{1,32}$/, 'starts with @')
+    .meta({ examples: ['@tessera'] }),
 });
 export type TLineOfficialAccountInput = z.infer<typeof ZLineOfficialAccountInput>;
 

@@ -159,6 +159,7 @@ const ZBindingTangramId = z
   .string()
   .trim()
   .regex(new RegExp(`^[0-9A-Fa-f]{${TANGRAM_ID_LENGTH}}$`), `${TANGRAM_ID_LENGTH} hex digits`)
+  .meta({ examples: ['540001000100010000000000000001'] })
   .transform((s) => s.toUpperCase());
 
 /** One binding: a component of the machine's configure and the device filling it, by `device_id` or `tangram_id`. */

@@ -20,7 +20,10 @@ export const qrLoginPaths = {
 } as const;
 
 /** A session id: 128 random bits, base64url. */
-export const ZQrSessionId = z.string().regex(/^[A-Za-z0-9_-]{22}$/, 'a QR login session id');
+export const ZQrSessionId = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{22}$/, 'a QR login session id')
+  .meta({ examples: ['c2Vzc2lvbklkRXhhbXBsZT'] });
 
 /** `?platform=aiot` of the event stream (the spec's only platform). */
 export const ZQrSessionQuery = z.object({ platform: z.literal('aiot') });

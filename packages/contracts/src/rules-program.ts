@@ -99,24 +99,28 @@ export type TRuleCondition =
   | { type: 'held'; condition: TRuleCondition; for_s: number };
 
 /** The schema of {@link TRuleCondition}. */
-export const ZRuleCondition: z.ZodType<TRuleCondition> = z.lazy(() =>
-  z.discriminatedUnion('type', [
-    z.object({ type: z.literal('compare'), op: z.enum(COMPARE_OPS), left: ZRuleNumExpr, right: ZRuleNumExpr }),
-    z.object({
-      type: z.literal('status'),
-      group: z.string().min(1),
-      index: z.number().int().min(0).max(39),
-      length: z.number().int().min(1).max(16),
-      op: z.enum(STATUS_OPS),
-      value: z.number().int().min(0),
-      label: z.string(),
-    }),
-    z.object({ type: z.literal('and'), conditions: z.array(ZRuleCondition).min(2) }),
-    z.object({ type: z.literal('or'), conditions: z.array(ZRuleCondition).min(2) }),
-    z.object({ type: z.literal('not'), condition: ZRuleCondition }),
-    z.object({ type: z.literal('held'), condition: ZRuleCondition, for_s: ZRuleWindowS }),
-  ]),
-);
+export const ZRuleCondition: z.ZodType<TRuleCondition> = z
+  .lazy(
+    () =>
+      z.discriminatedUnion('type', [
+        z.object({ type: z.literal('compare'), op: z.enum(COMPARE_OPS), left: ZRuleNumExpr, right: ZRuleNumExpr }),
+        z.object({
+          type: z.literal('status'),
+          group: z.string().min(1),
+          index: z.number().int().min(0).max(39),
+          length: z.number().int().min(1).max(16),
+          op: z.enum(STATUS_OPS),
+          value: z.number().int().min(0),
+          label: z.string(),
+        }),
+        z.object({ type: z.literal('and'), conditions: z.array(ZRuleCondition).min(2) }),
+        z.object({ type: z.literal('or'), conditions: z.array(ZRuleCondition).min(2) }),
+        z.object({ type: z.literal('not'), condition: ZRuleCondition }),
+        z.object({ type: z.literal('held'), condition: ZRuleCondition, for_s: ZRuleWindowS }),
+      ]),
+    // An id makes the OpenAPI document reference one RuleCondition component instead of an unresolvable inline cycle.
+  )
+  .meta({ id: 'RuleCondition' });
 
 /**
  * An action, run when its rule fires (level or edge, per the project's rule type):

@@ -38,10 +38,17 @@ const HEX = /^[0-9A-Fa-f]+$/;
 export const ZTangramId = z
   .string()
   .length(TANGRAM_ID_LENGTH)
-  .regex(/^[0-9A-F]+$/, 'upper-case hex');
+  .regex(/^[0-9A-F]+$/, 'upper-case hex')
+  .meta({ examples: ['540001000100010000000000000001'] });
 
 /** A serial number as typed by a vendor: 1–12 hex digits, any case; left-padded with zeros. */
-export const ZSerialNumber = z.string().trim().min(1).max(TANGRAM_PART_WIDTHS.serial_number).regex(HEX, 'hex digits only');
+export const ZSerialNumber = z
+  .string()
+  .trim()
+  .min(1)
+  .max(TANGRAM_PART_WIDTHS.serial_number)
+  .regex(HEX, 'hex digits only')
+  .meta({ examples: ['00A1'] });
 
 /**
  * Left-pads `value` (hex digits or a non-negative integer) to the part's width and upper-cases it.

@@ -11,7 +11,6 @@ import Fastify, { type FastifyBaseLogger } from 'fastify';
 import type { TApp } from '../core/app-type.js';
 import {
   hasZodFastifySchemaValidationErrors,
-  jsonSchemaTransform,
   serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
@@ -19,6 +18,8 @@ import {
 import { ErrorCode } from '@tessera/contracts';
 import { isConsoleAssetPath, registerConsoleStatic, sendConsoleIndex } from './console-static.js';
 import { registerModules } from './modules.js';
+import { API_SECTIONS } from './openapi/api-sections.js';
+import { createApiDocumentHooks } from './openapi/document.js';
 import type { TServerMetrics } from '../modules/metrics/registry.js';
 import { registerMetricsRoute } from '../modules/metrics/routes.js';
 import type { TAppContext } from '../core/context.js';
@@ -59,11 +60,19 @@ export async function buildApp(ctx: TAppContext, opts: TBuildOptions = {}): Prom
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Tessera IoT API', version: '0.1.0' },
+      openapi: '3.1.0',
+      info: {
+        title: 'Tessera IoT API',
+        version: '0.1.0',
+        description: 'The API behind the Tessera console (spec §7 calls, §8 errors). Every error body is `{ code, message }`.',
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
+      },
+      servers: [{ url: '/', description: 'this server' }],
+      tags: API_SECTIONS.map(({ name, description }) => ({ name, description })),
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
       security: [{ bearer: [] }],
     },
-    transform: jsonSchemaTransform,
+    ...createApiDocumentHooks(),
   });
   await app.register(fastifySwaggerUi, { routePrefix: '/docs' });
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());

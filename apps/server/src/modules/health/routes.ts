@@ -10,7 +10,7 @@ import type { TAppContext } from '../../core/context.js';
 
 /** Health route. Public. */
 export async function healthRoutes(app: TApp, ctx: TAppContext): Promise<void> {
-  app.get('/healthz', { schema: { tags: ['health'], response: { 200: ZHealth, 503: ZHealth } } }, async (_req, reply) => {
+  app.get('/healthz', { schema: { tags: ['health'], security: [], response: { 200: ZHealth, 503: ZHealth } } }, async (_req, reply) => {
     const dbUp = await ctx.database.ping();
     const brokerUp = ctx.bus.isUp();
     const ingestStalled = ctx.bus.ingestBacklog().stalled;

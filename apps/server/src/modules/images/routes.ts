@@ -68,7 +68,15 @@ export async function imageRoutes(app: TApp, ctx: TAppContext): Promise<void> {
 
   app.get(
     '/images/:id',
-    { schema: { tags, params: ZImageIdParam, response: IMAGE_RESPONSES, description: 'the image bytes; no token: the id is unguessable' } },
+    {
+      schema: {
+        tags,
+        security: [],
+        params: ZImageIdParam,
+        response: IMAGE_RESPONSES,
+        description: 'the image bytes; no token: the id is unguessable',
+      },
+    },
     async (req, reply) => {
       const image = await findImage(ctx.db, req.params.id);
       if (!image) throw notFound('image');
