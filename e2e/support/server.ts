@@ -7,8 +7,11 @@ import { fileURLToPath } from 'node:url';
 import type { TConfig } from '@tessera/server';
 import { startTestServer, type TTestServer } from '@tessera/server/testing';
 
-/** The built console; `npm run test:e2e` builds it first. */
-export const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
+/**
+ * The built console; `npm run test:e2e` builds it first. `E2E_WEB_DIST` points at another build (an older commit's,
+ * to see a new test fail against the code before a change).
+ */
+export const WEB_DIST = process.env.E2E_WEB_DIST ?? fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
 
 /**
  * Starts a server serving the console.

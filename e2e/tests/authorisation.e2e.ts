@@ -104,7 +104,7 @@ describe('authorisation requests: ask, allow, live, revoke, deny, history, QR co
 
     const { tangramId, secret } = built.devices[first];
     // The page is told, refetches and says the device is not (or no longer) visible; a value published now never shows.
-    await userPage.getByTestId('device-error').waitFor({ timeout: 10_000 });
+    await userPage.getByTestId('page-not-found').waitFor({ timeout: 10_000 });
     await publishAsDevice(server.mqttUrl, tangramId, secret, [{ key: 'temperature', ts: Date.now(), vs: [99.5] }]);
     await userPage.waitForTimeout(1_500);
     expect(await userPage.getByText('99.5').count()).toBe(0);

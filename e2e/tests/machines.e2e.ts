@@ -194,7 +194,7 @@ describe('machines (Chromium)', () => {
     expect(await userPage.getByTestId('machine-tab-configure').count()).toBe(0);
     expect(await userPage.getByTestId('instance-create').count()).toBe(0);
     await userPage.goto(`/machine/equipment/${machineId}`);
-    await expect.poll(() => userPage.getByTestId('machine-error').textContent()).toBe(zh.page.notFound);
+    await userPage.getByTestId('page-not-found').waitFor();
 
     await server.ctx.db.insert(machineAuthz).values({ machineId, accountId: user.accountId });
     await userPage.goto('/machine/equipment');

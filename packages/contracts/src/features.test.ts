@@ -35,6 +35,7 @@ describe('visibleMenu', () => {
       'platformRule',
       'platformTelemetry',
       'aiModel',
+      'auditLog',
     ]);
   });
   it('never shows unbuilt sections, even to "*"', () => {
@@ -117,6 +118,21 @@ describe('guardRoute', () => {
   });
   it('sends a section not granted at all to the default page', () => {
     expect(guardRoute('/device/list', { token: 't', level: 'vendor', fea: ['2'] })).toEqual({ kind: 'redirect', to: '/product/list' });
+  });
+  it('sends a role away from a page its level may not open before the page loads: accounts, flow editor, LINE group', () => {
+    const userWithRules: TGuardSession = { ...user, fea: [...DEFAULT_FEATURES.user, '11'] };
+    expect(guardRoute('/admin/accounts', vendor)).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(guardRoute('/admin/accounts', user)).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(guardRoute('/admin/accounts', { token: 't', level: 'admin', fea: ['*'] })).toEqual({ kind: 'allow' });
+    expect(guardRoute('/platform_rule/detail/1', user)).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(guardRoute('/platform_rule', user)).toEqual({ kind: 'redirect', to: '/dashboard' });
+    expect(guardRoute('/platform_rule/detail/1', userWithRules)).toEqual({ kind: 'redirect', to: '/platform_rule/list' });
+    expect(guardRoute('/platform_rule/list', userWithRules)).toEqual({ kind: 'allow' });
+    expect(guardRoute('/platform_rule/detail/1', vendor)).toEqual({ kind: 'allow' });
+    expect(guardRoute('/line-notify/group/1', user)).toEqual({ kind: 'redirect', to: '/line-notify/group' });
+    expect(guardRoute('/line-notify/group', user)).toEqual({ kind: 'allow' });
+    expect(guardRoute('/line-notify/link', user)).toEqual({ kind: 'allow' });
+    expect(guardRoute('/line-notify/group/1', vendor)).toEqual({ kind: 'allow' });
   });
   it('machines (code 9): vendors open configures and equipment; a user on the configure page goes to equipment', () => {
     expect(guardRoute('/machine/configure', vendor)).toEqual({ kind: 'allow' });

@@ -99,6 +99,9 @@ export const MENU_SECTIONS: readonly TMenuSection[] = [
     vendorOnly: true,
     built: true,
   },
+  // The audit log takes 14, after AI's 13: vendors read their tenant's log, the platform admin every tenant's; users never
+  // (docs/decisions/audit-log.md).
+  { code: '14', key: 'auditLog', pages: [{ code: '14:1', path: '/audit-log' }], vendorOnly: true, built: true },
 ];
 
 /**
@@ -107,7 +110,7 @@ export const MENU_SECTIONS: readonly TMenuSection[] = [
  */
 export const DEFAULT_FEATURES: Record<TAccountLevel, readonly string[]> = {
   admin: ['*'],
-  vendor: ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13:1'],
+  vendor: ['1', '2', '3', '4', '5', '6', '7', '8', '9', '10', '11', '12', '13:1', '14'],
   user: ['1', '4', '5', '6', '7', '8', '9', '10'],
 };
 
@@ -158,25 +161,78 @@ function isPublic(pathname: string): boolean {
   return PUBLIC_PATHS.some((p) => pathname === p || pathname.startsWith(`${p}/`));
 }
 
-/** The built section and page a path belongs to, if any (longest page prefix wins); `page` is absent for a section path. */
+/** True when `pathname` is `prefix` or below it (`/a/b` is below `/a`, `/ab` is not). */
+function isUnder(pathname: string, prefix: string): boolean {
+  return pathname === prefix || pathname.startsWith(`${prefix}/`);
+}
+
+/** The first segment of a path (`/platform_rule/list` → `/platform_rule`). */
+const firstSegment = (path: string) => `/${path.split('/')[1]}`;
+
+/**
+ * The built section and page a path belongs to, if any (first page whose path it is under); `page` is absent for a
+ * path of the section that is no menu page (`/platform_rule/detail/4`, `/line-notify/group/3`): the section's key or
+ * the first segment of one of its pages' paths.
+ */
 export function findPage(pathname: string): { section: TMenuSection; code: string; page?: TMenuPage } | null {
   for (const section of MENU_SECTIONS) {
     if (!section.built) continue;
-    const page = section.pages.find((p) => pathname === p.path || pathname.startsWith(`${p.path}/`));
+    const page = section.pages.find((p) => isUnder(pathname, p.path));
     if (page) return { section, code: page.code, page };
-    if (pathname === `/${section.key}` || pathname.startsWith(`/${section.key}/`)) {
+    if (isUnder(pathname, `/${section.key}`) || section.pages.some((p) => isUnder(pathname, firstSegment(p.path)))) {
       return { section, code: section.code };
     }
   }
   return null;
 }
 
+/** A route only some account levels may open, whatever their feature codes ({@link LEVEL_ROUTES}). */
+export interface TLevelRoute {
+  /** Path segments; `:name` matches any one segment; the route covers the path and everything below it. */
+  path: string;
+  levels: readonly TAccountLevel[];
+}
+
+/**
+ * Routes restricted by account level beyond the menu's `vendorOnly` (docs/decisions/console.md "Pages a role may not
+ * open"): the accounts page is the platform admin's; a platform rule's flow editor and a LINE push group are the
+ * vendor's (the server refuses a user there), while their lists are open to users granted the section.
+ */
+export const LEVEL_ROUTES: readonly TLevelRoute[] = [
+  { path: '/admin', levels: ['admin'] },
+  { path: '/platform_rule/detail', levels: ['admin', 'vendor'] },
+  { path: '/line-notify/group/:id', levels: ['admin', 'vendor'] },
+];
+
+/** True when `pathname` is the route `path` (segments, `:name` any one) or below it. */
+function matchesRoute(pathname: string, path: string): boolean {
+  const want = path.split('/');
+  const have = pathname.split('/');
+  return have.length >= want.length && want.every((seg, i) => seg === have[i] || (seg.startsWith(':') && have[i] !== ''));
+}
+
+/** True when the session's level may open `pathname` as far as {@link LEVEL_ROUTES} say (other paths: true). */
+export function isLevelAllowed(pathname: string, session: TGuardSession): boolean {
+  const route = LEVEL_ROUTES.find((r) => matchesRoute(pathname, r.path));
+  return !route || (session.level !== undefined && route.levels.includes(session.level));
+}
+
+/** Where a session goes from a page it may not open: the first page of the same section it may open, else the default page, else login. */
+function fallbackFor(pathname: string, session: TGuardSession, section: TMenuSection | null): TGuardResult {
+  const sibling = section?.pages.find((p) => canOpenPage(section, p, session) && p.path !== pathname);
+  if (sibling) return { kind: 'redirect', to: sibling.path };
+  const fallback = defaultPage(session);
+  if (fallback && fallback !== pathname) return { kind: 'redirect', to: fallback };
+  return { kind: 'redirect', to: '/login?msg=role_deny' };
+}
+
 /**
  * The route guard of spec §2:
  * - a public path is always allowed;
  * - without a token → `/login?msg=token_out&redirectFrom=<path and search>` (a link page keeps its query);
- * - a page whose feature code (or level) is not allowed → the first allowed sub-page of the same section,
- *   else the default page, else `/login?msg=role_deny`;
+ * - a page whose feature code (or level, {@link LEVEL_ROUTES}) is not allowed → the first allowed sub-page of the
+ *   same section, else the default page, else `/login?msg=role_deny` — decided from the token before the page loads,
+ *   so no call the role may not make is sent;
  * - a path outside the route table is left to the router (which sends it to `/`).
  */
 export function guardRoute(pathname: string, session: TGuardSession, search = ''): TGuardResult {
@@ -185,12 +241,7 @@ export function guardRoute(pathname: string, session: TGuardSession, search = ''
     return { kind: 'redirect', to: `/login?msg=token_out&redirectFrom=${encodeURIComponent(pathname + search)}` };
   }
   const found = findPage(pathname);
-  if (!found) return { kind: 'allow' };
-  const { section } = found;
-  if (canOpenPage(section, found.page ?? { code: found.code, path: pathname }, session)) return { kind: 'allow' };
-  const sibling = section.pages.find((p) => canOpenPage(section, p, session));
-  if (sibling) return { kind: 'redirect', to: sibling.path };
-  const fallback = defaultPage(session);
-  if (fallback && fallback !== pathname) return { kind: 'redirect', to: fallback };
-  return { kind: 'redirect', to: '/login?msg=role_deny' };
+  const pageAllowed = !found || canOpenPage(found.section, found.page ?? { code: found.code, path: pathname }, session);
+  if (pageAllowed && isLevelAllowed(pathname, session)) return { kind: 'allow' };
+  return fallbackFor(pathname, session, found?.section ?? null);
 }

@@ -82,12 +82,26 @@ describe('http client policy (spec §8)', () => {
     expect(events).toEqual([]);
   });
 
-  it.each([403, 500])('%i opens the error dialog with the status text and keeps the session', async (status) => {
+  it.each([
+    [403, 'PUT'],
+    [500, 'GET'],
+    [500, 'POST'],
+  ] as const)('%i to a %s opens the error dialog with the status text and keeps the session', async (status, method) => {
     handler = (_q, res) => json(res, status, { code: 'X', message: 'nope' });
-    await expect(client().get('/x')).rejects.toMatchObject({ status });
+    const http = client();
+    await expect(method === 'GET' ? http.get('/x') : method === 'PUT' ? http.put('/x', {}) : http.post('/x', {})).rejects.toMatchObject({
+      status,
+    });
     expect(events).toEqual([
       { type: 'error-dialog', status, statusText: status === 403 ? 'Forbidden' : 'Internal Server Error', message: 'nope' },
     ]);
+    expect(getSession().token).not.toBeNull();
+  });
+
+  it('403 to a read only throws: the page shows it (no dialog the person did not cause)', async () => {
+    handler = (_q, res) => json(res, 403, { code: 'FORBIDDEN', message: 'vendors only' });
+    await expect(client().get('/x')).rejects.toMatchObject({ status: 403, code: 'FORBIDDEN' });
+    expect(events).toEqual([]);
     expect(getSession().token).not.toBeNull();
   });
 

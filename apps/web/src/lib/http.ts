@@ -6,7 +6,9 @@
  * - UAE0004 / AUTHZ-E001 while logged in → refresh the token once (one refresh shared by concurrent requests),
  *   retry at once, then retry again every RETRY_DELAY_MS, at most MAX_RETRIES retries in all;
  * - UAE0007, a failed refresh, or 401 → clear the session and emit `logout` (the shell goes to /login?msg=token_out);
- * - 403 and 5xx → emit `error-dialog` (status text + confirm button);
+ * - 403 to a write (POST, PUT, DELETE: something the person did) and 5xx → emit `error-dialog` (status text +
+ *   confirm button); a 403 to a read is the page's to show (`components/PageState`), not a dialog the person did not
+ *   cause (docs/decisions/console.md "Pages a role may not open");
  * - network failure → emit `offline` (a connection note);
  * - anything else (and everything above) is logged and thrown as an {@link HttpError}.
  */
@@ -233,12 +235,12 @@ export function createHttp(settings: THttpSettings = {}) {
     emitHttpEvent({ type: 'logout' });
   }
 
-  /** Applies the §8 reaction to a final failure, logs it, and returns it for throwing. */
-  function fail(err: HttpError, hadToken: boolean, opts: TCallOptions): HttpError {
+  /** Applies the §8 reaction to a final failure of a `method` call, logs it, and returns it for throwing. */
+  function fail(err: HttpError, hadToken: boolean, opts: TCallOptions, method: string): HttpError {
     const sessionDead = err.code === ErrorCode.RefreshInvalid || RETRY_CODES.includes(err.code);
     if (hadToken && err.status === 401 && (!opts.quiet || sessionDead)) logout();
     else if (hadToken && err.code === ErrorCode.RefreshInvalid) logout();
-    else if (!opts.quiet && (err.status === 403 || err.status >= 500)) {
+    else if (!opts.quiet && ((err.status === 403 && method !== 'GET') || err.status >= 500)) {
       emitHttpEvent({ type: 'error-dialog', status: err.status, statusText: err.statusText, message: err.message });
     }
     console.warn(`[http] ${err.status} ${err.code}: ${err.message}`);
@@ -259,7 +261,7 @@ export function createHttp(settings: THttpSettings = {}) {
     for (;;) {
       const token = getSession().token;
       const raw = await send(method, path, body, token, asBlob, upload).catch((e: HttpError) => {
-        throw fail(e, hadToken, opts);
+        throw fail(e, hadToken, opts, method);
       });
       if (raw.ok) return raw;
       const err = toError(raw);
@@ -276,7 +278,7 @@ export function createHttp(settings: THttpSettings = {}) {
           continue;
         }
       }
-      throw fail(err, hadToken, opts);
+      throw fail(err, hadToken, opts, method);
     }
   }
 

@@ -2,13 +2,15 @@
  * /admin/accounts (spec §6 "An admin can list accounts and switch account token", §7 `GET admin/account`,
  * `POST admin/account/switch`; docs/decisions/console.md "Admin account switch"): every account of every tenant —
  * email, name, tenant, level, locked — searched and paged; "act as" switches to the account after a confirmation,
- * keeping the admin's session for the way back (the layout's banner). Only admins; others go to `/`.
+ * keeping the admin's session for the way back (the layout's banner). Only admins: the route guard sends others away
+ * before the page loads (`LEVEL_ROUTES` in contracts), and sends the admin on as soon as it acts as someone else, so
+ * the accounts list is never asked for with the other account's token.
  */
 import { SwapOutlined } from '@ant-design/icons';
 import type { TAccountSummary } from '@tessera/contracts';
 import { App, Button, Card, Empty, Input, Table, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
-import { Navigate, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { rowTestId } from '../../../components/rowTestId';
 import { useListQuery } from '../../../components/usePagedQuery';
 import { queryClient } from '../../../lib/query';
@@ -26,7 +28,6 @@ export default function AccountsPage() {
   const { query, search, paginate } = useListQuery();
   const accounts = useAccounts(query);
   const switcher = useSwitchAccount();
-  if (session.level !== 'admin') return <Navigate to="/" replace />;
 
   const actAsAccount = (a: TAccountSummary) =>
     modal.confirm({
@@ -37,9 +38,10 @@ export default function AccountsPage() {
       onOk: () =>
         switcher.mutateAsync(a.id).then(
           (pair) => {
+            // Leave the page first: the accounts list must not refetch under the new account's token.
+            navigate('/', { replace: true });
             actAs(pair);
             queryClient.clear();
-            navigate('/', { replace: true });
             void message.success(t('admin.switched', { email: getSession().email }));
           },
           (e: Error) => void message.error(e.message),

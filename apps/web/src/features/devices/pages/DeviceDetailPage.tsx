@@ -1,18 +1,20 @@
 /**
  * Device detail layout (spec §2 `device/detail/{id}`): header (name, nickname, Tangram ID, online) and the tabs
  * built so far — telemetry-status, history-chart, realtime-chart, app-rules, motor-health when the device has a
- * vibration key, remote-control, and custom-page when the device's project has a page; only those the caller's permissions open (model/permissions.ts) — plus the push switch and (vendors) the edit, authorisation QR code and regenerate-secret buttons. It holds the live subscription
+ * vibration key, remote-control, and custom-page when the device's project has a page; only those the caller's permissions open (model/permissions.ts) — plus the push switch and (vendors) the edit, authorisation QR code, regenerate-secret and access-token buttons. It holds the live subscription
  * so the twin stays current whichever tab is open.
  */
 import { MOTOR_HEALTH_KEY } from '@tessera/contracts';
 import { Alert, Space, Spin, Tabs, Tag, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate, useParams } from 'react-router';
+import { PageError } from '../../../components/PageState';
 import { useDeviceDetail } from '../api';
 import { DeviceEditButton } from '../components/DeviceEditModal';
 import { OnlineBadge } from '../components/OnlineBadge';
 import { PushSwitch } from '../components/PushSwitch';
 import { RegenerateSecretButton } from '../components/RegenerateSecretButton';
+import { AccessTokenButton } from '../components/AccessTokenButton';
 import { getSession } from '../../../lib/session';
 import type { TDeviceOutlet } from '../context';
 import { allowedTabs, DEVICE_TABS } from '../model/permissions';
@@ -32,7 +34,7 @@ export default function DeviceDetailPage() {
   const hasCustomPage = useHasCustomPage(detail.data?.project_id);
 
   if (detail.isPending) return <Spin data-testid="device-loading" />;
-  if (detail.isError) return <Alert type="error" showIcon data-testid="device-error" message={t('devices.detail.notFound')} />;
+  if (detail.isError) return <PageError error={detail.error} back="/device/list" />;
   const device = detail.data;
   const hasVibrationKey = device.sensors.some((s) => s.key === MOTOR_HEALTH_KEY);
   const tabs = allowedTabs(device.permissions, { hasCustomPage, hasVibrationKey });
@@ -58,6 +60,7 @@ export default function DeviceDetailPage() {
         {getSession().level !== 'user' && <DeviceEditButton device={device} />}
         {getSession().level !== 'user' && <ClaimQrButton tangramId={device.tangram_id} name={device.name} />}
         {getSession().level !== 'user' && <RegenerateSecretButton tangramId={device.tangram_id} />}
+        {getSession().level !== 'user' && <AccessTokenButton tangramId={device.tangram_id} />}
       </Space>
       <Tabs
         data-testid="device-tabs"

@@ -4,10 +4,11 @@
  */
 import { ArrowLeftOutlined, CheckCircleTwoTone, WarningTwoTone } from '@ant-design/icons';
 import type { TLineGroupMember, TLineLinkedUser } from '@tessera/contracts';
-import { Alert, Button, Card, Descriptions, Empty, List, Space, Table, Tag, Tooltip } from 'antd';
+import { Button, Card, Descriptions, Empty, List, Space, Table, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { PageError } from '../../../components/PageState';
 import { useGroup, useLinkedUsers } from '../api';
 import { GroupFormModal } from '../components/GroupFormModal';
 import { LevelTags } from '../components/LevelTags';
@@ -21,7 +22,7 @@ export default function GroupDetailPage() {
   const users = useLinkedUsers();
   const [editing, setEditing] = useState(false);
   const g = group.data;
-  if (group.isError) return <Alert type="error" showIcon title={t('errors.loadFailed')} />;
+  if (group.isError) return <PageError error={group.error} back="/line-notify/group" />;
   const memberIds = new Set(g?.members.filter((m) => m.kind === 'account').map((m) => m.id));
   return (
     <Space direction="vertical" size="large" style={{ width: '100%' }}>

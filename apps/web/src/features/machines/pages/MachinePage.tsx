@@ -5,10 +5,11 @@
  * see reads as not found.
  */
 import { ArrowLeftOutlined, EditOutlined } from '@ant-design/icons';
-import { Alert, Button, Card, Col, Descriptions, Flex, Image, Row, Skeleton, Space, Tooltip, Typography } from 'antd';
+import { Button, Card, Col, Descriptions, Flex, Image, Row, Skeleton, Space, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useParams } from 'react-router';
+import { PageError } from '../../../components/PageState';
 import { useSession } from '../../../lib/useSession';
 import { LiveState } from '../../devices/components/LiveState';
 import { useMachineInstance } from '../api';
@@ -32,14 +33,7 @@ export default function MachinePage() {
   );
 
   if (machine.isLoading) return <Skeleton active data-testid="machine-loading" />;
-  if (machine.isError || !machine.data) {
-    return (
-      <Space direction="vertical">
-        <Alert type="error" showIcon data-testid="machine-error" title={t('machines.page.notFound')} />
-        {back}
-      </Space>
-    );
-  }
+  if (machine.isError || !machine.data) return <PageError error={machine.error} back="/machine/equipment" />;
   const m = machine.data;
   const tangramIds = m.components.flatMap((c) => (c.device ? [c.device.tangram_id] : []));
   const cls = classText(m.machine_class);
