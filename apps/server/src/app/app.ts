@@ -18,10 +18,11 @@ import {
 import { ErrorCode } from '@tessera/contracts';
 import { isConsoleAssetPath, registerConsoleStatic, sendConsoleIndex } from './console-static.js';
 import { registerModules } from './modules.js';
-import { API_SECTIONS } from './openapi/api-sections.js';
-import { createApiDocumentHooks } from './openapi/document.js';
+import { registerAuditLog } from '../modules/audit-log/register.js';
 import type { TServerMetrics } from '../modules/metrics/registry.js';
 import { registerMetricsRoute } from '../modules/metrics/routes.js';
+import { API_SECTIONS } from './openapi/api-sections.js';
+import { createApiDocumentHooks } from './openapi/document.js';
 import type { TAppContext } from '../core/context.js';
 import { AppError } from '../core/errors.js';
 import { resolvePrincipal } from '../core/principal.js';
@@ -132,6 +133,8 @@ export async function buildApp(ctx: TAppContext, opts: TBuildOptions = {}): Prom
     return sendConsoleIndex(reply);
   });
 
+  // Before the modules: every mutating route registered after this is audited (modules/audit-log/hooks.ts).
+  registerAuditLog(app, ctx);
   await registerModules(app, ctx);
 
   if (webDistExists(ctx)) {

@@ -15,6 +15,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { DB_TIMEOUT_DEFAULTS } from '../db/pg-pool.js';
 import { connectionBudget, openFileLimit } from './connection-limits.js';
+import { auditConfigOf, type TAuditConfig, ZAuditEnv } from './config-audit.js';
 import { serviceConfigOf, type TServiceConfig, ZServiceEnv } from './config-service.js';
 
 /**
@@ -80,6 +81,7 @@ const ZTrustProxy = z.string().transform((value, ctx) => {
 });
 
 const ZEnv = z.object({
+  ...ZAuditEnv,
   PORT: ZPort.default(8080),
   MQTT_PORT: ZPort.default(1883),
   HOST: z.string().default('0.0.0.0'),
@@ -262,6 +264,9 @@ export interface TConfig extends TServiceConfig {
   vapidSubject?: string;
   /** The push-service origins a browser subscription may point at (modules/web-push/endpoint-policy.ts). */
   webPushOrigins: string[];
+  /** The audit log's settings (config-audit.ts). */
+  auditRetentionDays: TAuditConfig['auditRetentionDays'];
+  auditLog: TAuditConfig['auditLog'];
 }
 
 /** Thrown for a bad environment variable; `message` is one line naming it. */
@@ -345,5 +350,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: number
     vapidKeys: e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } : undefined,
     vapidSubject: e.VAPID_SUBJECT,
     webPushOrigins: e.WEB_PUSH_ORIGINS ?? [...DEFAULT_WEB_PUSH_ORIGINS],
+    ...auditConfigOf(e),
   };
 }

@@ -19,6 +19,8 @@ export interface TPrincipal {
   level: TAccountLevel;
   fea: string[];
   via: 'jwt' | 'api_key';
+  /** The platform admin acting as this account (the token's `act` claim), or null on the account's own session. */
+  actingAdmin?: { accountId: number; email: string } | null;
 }
 
 declare module 'fastify' {
@@ -51,7 +53,8 @@ export async function resolvePrincipal(request: FastifyRequest, db: Db, tokens: 
   const result = await tokens.verify(credential);
   if (result.ok) {
     const p = result.payload;
-    request.principal = { accountId: Number(p.sub), tenantId: p.tid, email: p.email, level: p.level, fea: p.fea, via: 'jwt' };
+    const actingAdmin = p.act ? { accountId: Number(p.act.sub), email: p.act.email } : null;
+    request.principal = { accountId: Number(p.sub), tenantId: p.tid, email: p.email, level: p.level, fea: p.fea, via: 'jwt', actingAdmin };
   } else {
     request.authFailure =
       result.reason === 'expired'

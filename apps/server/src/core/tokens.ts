@@ -45,9 +45,10 @@ export class TokenService {
     return new TokenService(await importHmacKey(row.value));
   }
 
-  /** Signs an access token for `payload`, valid `ttlS` seconds. */
+  /** Signs an access token for `payload` (with its `act` claim when acting as the account), valid `ttlS` seconds. */
   sign(payload: Omit<TTokenPayload, 'exp'>, ttlS = ACCESS_TOKEN_TTL_S): Promise<string> {
-    return new SignJWT({ tid: payload.tid, email: payload.email, level: payload.level, fea: payload.fea })
+    const claims = { tid: payload.tid, email: payload.email, level: payload.level, fea: payload.fea };
+    return new SignJWT(payload.act ? { ...claims, act: payload.act } : claims)
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject(payload.sub)
       .setIssuedAt()

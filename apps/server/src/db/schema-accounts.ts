@@ -113,6 +113,8 @@ export const refreshTokens = pgTable(
     expiresAt: epochMs('expires_at').notNull(),
     usedAt: epochMs('used_at'),
     revokedAt: epochMs('revoked_at'),
+    /** The platform admin acting as the account in this family (admin/account/switch); null for its own sessions. */
+    actingAdminId: integer('acting_admin_id'),
     createdAt: createdAt(),
   },
   (t) => [uniqueIndex('refresh_tokens_hash_uq').on(t.tokenHash), index('refresh_tokens_family_idx').on(t.familyId)],

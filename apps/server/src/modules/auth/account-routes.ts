@@ -66,7 +66,10 @@ export async function accountRoutes(app: TApp, ctx: TAppContext): Promise<void> 
     '/admin/account/switch',
     { preHandler: requireAdminSession, schema: { tags, body: ZAccountSwitchRequest, response: { 200: ZTokenResponse } } },
     async (req) => {
-      const pair = await switchToAccount(db, tokens, req.body.account_id);
+      const admin = principalOf(req);
+      // An admin acting as another admin who switches again is still the first admin acting.
+      const actor = admin.actingAdmin ?? { accountId: admin.accountId, email: admin.email };
+      const pair = await switchToAccount(db, tokens, req.body.account_id, actor);
       // An audit trail of who acted as whom: the admin's id, the target, and the request id from req.log.
       req.log.info({ adminAccountId: principalOf(req).accountId, targetAccountId: req.body.account_id }, 'admin switched to account');
       return pair;

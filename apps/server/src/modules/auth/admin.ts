@@ -11,7 +11,7 @@ import type { Db } from '../../db/client.js';
 import { accounts, tenants } from '../../db/schema.js';
 import { searchAny } from '../../db/sql-helpers.js';
 import { presentAccountSummary } from './presenters.js';
-import { issueTokenPair } from './sessions.js';
+import { issueTokenPair, type TActingAdmin } from './sessions.js';
 
 /** A page of all accounts, newest first; `q` searches email, name and tenant name. */
 export async function listAccounts(db: Db, query: TListQuery): Promise<TPage<TAccountSummary>> {
@@ -34,11 +34,12 @@ export async function listAccounts(db: Db, query: TListQuery): Promise<TPage<TAc
 }
 
 /**
- * Answers a token pair of `accountId` for the admin to act as that account (a new session family).
+ * Answers a token pair of `accountId` for `admin` to act as that account (a new session family whose tokens carry the
+ * admin in their `act` claim; switching to one's own account is an ordinary session).
  * @throws AppError 404 when there is no such account.
  */
-export async function switchToAccount(db: Db, tokens: TokenService, accountId: number): Promise<TTokenResponse> {
+export async function switchToAccount(db: Db, tokens: TokenService, accountId: number, admin: TActingAdmin): Promise<TTokenResponse> {
   const [account] = await db.select().from(accounts).where(eq(accounts.id, accountId));
   if (!account) throw notFound('account');
-  return issueTokenPair(db, tokens, account);
+  return issueTokenPair(db, tokens, account, undefined, account.id === admin.accountId ? null : admin);
 }

@@ -19,16 +19,24 @@ type TAccountRow = typeof accounts.$inferSelect;
 /** §8 UAE0007: the console does not retry; it logs out. */
 const refreshInvalid = () => new AppError(401, ErrorCode.RefreshInvalid, 'the refresh token is invalid, expired or revoked; log in again');
 
+/** The platform admin behind an act-as session: its account id and e-mail. */
+export interface TActingAdmin {
+  accountId: number;
+  email: string;
+}
+
 /**
  * Signs an access token from the account row (so level, features and tenant are always current) and stores a
  * new refresh token in `familyId` (a new family when omitted). `set_pwd_flag` is set while the account must
- * choose a password (§4).
+ * choose a password (§4). With `actingAdmin` (admin/account/switch) the token carries its `act` claim and the
+ * family remembers it, so every refreshed token of the session still names the admin (the audit log records it).
  */
 export async function issueTokenPair(
   db: TDbOrTx,
   tokens: TokenService,
   account: TAccountRow,
   familyId: string = randomUUID(),
+  actingAdmin: TActingAdmin | null = null,
 ): Promise<TTokenResponse> {
   const refresh = randomSecret();
   await db.insert(refreshTokens).values({
@@ -36,6 +44,7 @@ export async function issueTokenPair(
     familyId,
     tokenHash: sha256(refresh),
     expiresAt: Date.now() + REFRESH_TOKEN_TTL_S * 1000,
+    actingAdminId: actingAdmin?.accountId ?? null,
   });
   const token = await tokens.sign({
     sub: String(account.id),
@@ -43,6 +52,7 @@ export async function issueTokenPair(
     email: account.email,
     level: account.level,
     fea: account.features,
+    ...(actingAdmin ? { act: { sub: String(actingAdmin.accountId), email: actingAdmin.email } } : {}),
   });
   return { token, refresh_token: refresh, ...(account.mustSetPassword ? { set_pwd_flag: true } : {}) };
 }
@@ -67,7 +77,7 @@ export async function rotateRefreshToken(db: Db, tokens: TokenService, refreshTo
       .returning({ id: refreshTokens.id });
     if (used.length === 0) return { reusedFamily: row.familyId };
     const [account] = await tx.select().from(accounts).where(eq(accounts.id, row.accountId));
-    return { pair: await issueTokenPair(tx, tokens, account, row.familyId) };
+    return { pair: await issueTokenPair(tx, tokens, account, row.familyId, await actingAdminOf(tx, row.actingAdminId)) };
   });
   if (outcome && 'pair' in outcome) return outcome.pair;
   // Revoked after the transaction: the reuse answer must stick even though the request fails.
@@ -111,4 +121,11 @@ export async function familyOf(db: TDbOrTx, accountId: number, refreshToken: str
     .from(refreshTokens)
     .where(and(eq(refreshTokens.tokenHash, sha256(refreshToken)), eq(refreshTokens.accountId, accountId)));
   return row?.familyId ?? null;
+}
+
+/** The admin `adminId` names (its current e-mail), or null when none is named or the account is gone. */
+async function actingAdminOf(db: TDbOrTx, adminId: number | null): Promise<TActingAdmin | null> {
+  if (adminId === null) return null;
+  const [admin] = await db.select({ email: accounts.email }).from(accounts).where(eq(accounts.id, adminId));
+  return admin ? { accountId: adminId, email: admin.email } : null;
 }

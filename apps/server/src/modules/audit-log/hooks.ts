@@ -1,0 +1,138 @@
+/**
+ * The one mechanism that records changes (docs/decisions/audit-log.md "How"): when a route is registered, a mutating
+ * one (POST, PUT, PATCH, DELETE) gets two hooks of its own — after its auth and validation, a preHandler reads the
+ * entity's snapshot before the change; when it answers with success, an onSend reads the snapshot after and writes the
+ * entry before the answer leaves. Which entity, id and snapshot: audited-routes.ts. No handler changes.
+ * Reads and ingest are never recorded.
+ */
+import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
+import type { Logger } from 'pino';
+import type { TApp } from '../../core/app-type.js';
+import type { Db } from '../../db/client.js';
+import { AUDITED_ROUTES, defaultAuditRoute, UNAUDITED_PREFIXES, UNAUDITED_ROUTES } from './audited-routes.js';
+import { bodyChanges, diffFields } from './changes.js';
+import { LOGIN_ROUTE, loginEntry } from './login-audit.js';
+import { recordAudit, type TAuditEntryInput } from './record.js';
+import type { TAuditRoute, TIdSource } from './route-spec.js';
+import { accountByEmail, type TSnapshot } from './snapshots.js';
+
+const MUTATING = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+/** How a registered route is audited: not at all, as a login, or by its spec. */
+export type TRouteAudit = null | 'login' | TAuditRoute;
+
+/** How `method url` (the full path template) is audited. */
+export function auditOf(method: string, url: string): TRouteAudit {
+  if (!MUTATING.has(method)) return null;
+  const key = `${method} ${url}`;
+  if (key === LOGIN_ROUTE) return 'login';
+  if (UNAUDITED_ROUTES.has(key) || UNAUDITED_PREFIXES.some((p) => url.startsWith(p))) return null;
+  return AUDITED_ROUTES[key] ?? defaultAuditRoute(method, url);
+}
+
+/** What the preHandler found, for the onSend of the same request. */
+interface TPending {
+  before: TSnapshot | null;
+}
+const pending = new WeakMap<FastifyRequest, TPending>();
+
+const asArray = <T>(hook: T | T[] | undefined): T[] => (hook === undefined ? [] : Array.isArray(hook) ? hook : [hook]);
+
+/** The parsed JSON object of an answer, else null (only creations need it, for the new entity's id). */
+function parseAnswer(payload: unknown): unknown {
+  if (typeof payload !== 'string' || !payload.startsWith('{')) return null;
+  try {
+    return JSON.parse(payload);
+  } catch {
+    return null;
+  }
+}
+
+function idSource(request: FastifyRequest, answer: unknown): TIdSource {
+  return {
+    params: (request.params ?? {}) as Record<string, unknown>,
+    body: request.body,
+    answer,
+    accountId: request.principal?.accountId ?? null,
+    tenantId: request.principal?.tenantId ?? null,
+  };
+}
+
+/** Who made the change: the caller, or (no login yet: sign-up, password reset) the account of the body's e-mail. */
+async function actorOf(db: Db, request: FastifyRequest): Promise<Pick<TAuditEntryInput, 'actor' | 'actingAdmin' | 'tenantId'>> {
+  const p = request.principal;
+  if (p) {
+    const admin = p.actingAdmin ?? null;
+    return { actor: { accountId: p.accountId, email: p.email, via: p.via }, actingAdmin: admin, tenantId: p.tenantId };
+  }
+  const email = (request.body as { email?: unknown } | undefined)?.email;
+  const account = typeof email === 'string' ? await accountByEmail(db, email) : null;
+  return {
+    actor: { accountId: account?.id ?? null, email: typeof email === 'string' ? email.trim().toLowerCase() : null, via: null },
+    actingAdmin: null,
+    tenantId: account?.tenantId ?? null,
+  };
+}
+
+/** The entry of a change `spec` describes, answered with success. */
+async function changeEntry(db: Db, request: FastifyRequest, spec: TAuditRoute, payload: unknown, route: string): Promise<TAuditEntryInput> {
+  const id = spec.id(idSource(request, parseAnswer(payload)));
+  const before = pending.get(request)?.before ?? null;
+  const after = spec.snapshot && id !== null ? await spec.snapshot(db, { id, accountId: request.principal?.accountId ?? null }) : null;
+  const diff = spec.snapshot ? diffFields(before?.fields ?? null, after?.fields ?? null) : {};
+  const changes = spec.withBody || !spec.snapshot ? { ...bodyChanges(request.body), ...diff } : diff;
+  const who = await actorOf(db, request);
+  return {
+    ...who,
+    tenantId: after?.tenantId ?? before?.tenantId ?? who.tenantId,
+    ip: request.ip,
+    entityType: spec.entity,
+    entityId: id,
+    action: spec.action,
+    changes,
+    route,
+    requestId: request.id,
+  };
+}
+
+function readBefore(db: Db, spec: TAuditRoute): preHandlerHookHandler {
+  return async function readAuditSnapshot(request: FastifyRequest) {
+    const id = spec.snapshot ? spec.id(idSource(request, null)) : null;
+    const before = spec.snapshot && id !== null ? await spec.snapshot(db, { id, accountId: request.principal?.accountId ?? null }) : null;
+    pending.set(request, { before });
+  };
+}
+
+function writeEntry(db: Db, log: Logger, audit: 'login' | TAuditRoute, route: string): onSendHookHandler {
+  return async function writeAuditEntry(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
+    const status = reply.statusCode;
+    if (audit !== 'login' && status >= 400) return payload;
+    try {
+      const entry =
+        audit === 'login'
+          ? await loginEntry(db, { body: request.body, ip: request.ip, route, requestId: request.id }, status, payload)
+          : await changeEntry(db, request, audit, payload, route);
+      if (entry) await recordAudit(db, entry);
+    } catch (err) {
+      // The change has committed; a lost entry is logged loudly rather than failing an answer that is true.
+      log.error({ err, route, requestId: request.id }, 'audit entry not written');
+    }
+    return payload;
+  };
+}
+
+/**
+ * Registers the audit hooks on `app`: every mutating route registered after this call is audited as auditOf() says.
+ * Call before the modules register their routes.
+ */
+export function registerAuditHooks(app: TApp, db: Db, log: Logger): void {
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const method = asArray(route.method).find((m) => MUTATING.has(m));
+    if (!method) return;
+    const audit = auditOf(method, route.url);
+    if (!audit) return;
+    const name = `${method} ${route.url}`;
+    if (audit !== 'login') route.preHandler = [...asArray(route.preHandler), readBefore(db, audit)];
+    route.onSend = [...asArray(route.onSend), writeEntry(db, log, audit, name)];
+  });
+}
