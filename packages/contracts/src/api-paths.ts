@@ -25,8 +25,6 @@ export const paths = {
   apiKeyRevoke: `${API.auth}/security/api-key/revoke`,
   adminAccounts: `${API.auth}/admin/account`,
   adminSwitch: `${API.auth}/admin/account/switch`,
-  auditLog: `${API.frontstage}/audit-log`,
-  auditLogDownload: `${API.frontstage}/audit-log/download`,
 
   products: `${API.frontstage}/products`,
   product: (id: number) => `${API.frontstage}/products/${id}`,
@@ -51,6 +49,7 @@ export const paths = {
   devicesSum: `${API.frontstage}/devices/sum`,
   device: (tangramId: string) => `${API.frontstage}/devices/${tangramId}`,
   deviceSecret: (tangramId: string) => `${API.frontstage}/devices/${tangramId}/secret`,
+  deviceCredentials: (tangramId: string) => `${API.frontstage}/devices/${tangramId}/credentials`,
   devicesV2: `${API.frontstage}/v2/devices`,
   deviceV2: (tangramId: string) => `${API.frontstage}/v2/devices/${tangramId}`,
 

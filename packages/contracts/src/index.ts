@@ -1,6 +1,5 @@
 /** @tessera/contracts: the one source of request/response schemas, limits and device-protocol helpers. */
 export * from './alerts.js';
-export * from './audit-log.js';
 export * from './api-paths.js';
 export * from './auth.js';
 export * from './custom-pages.js';
@@ -48,3 +47,4 @@ export * from './motor-health.js';
 export * from './ai-models.js';
 export * from './model-deployments.js';
 export * from './assistant.js';
+export * from './device-credentials.js';

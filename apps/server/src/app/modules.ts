@@ -3,11 +3,11 @@ import type { TApp } from '../core/app-type.js';
 import type { TAppContext } from '../core/context.js';
 import { aiModelRoutes } from '../modules/ai-models/routes.js';
 import { alertRoutes } from '../modules/alerts/routes.js';
-import { auditLogRoutes } from '../modules/audit-log/routes.js';
 import { assistantRoutes } from '../modules/assistant/routes.js';
 import { authRoutes } from '../modules/auth/routes.js';
 import { authzRequestRoutes } from '../modules/authz-requests/routes.js';
 import { customPageRoutes, customPageViewRoutes } from '../modules/custom-pages/routes.js';
+import { deviceCredentialRoutes } from '../modules/device-apis/routes.js';
 import { deviceControlRoutes } from '../modules/device-control/routes.js';
 import { deviceRoutes } from '../modules/devices/routes.js';
 import { dashboardRoutes } from '../modules/dashboard/routes.js';
@@ -45,11 +45,11 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/frontstage/v1', projectSettingsRoutes],
   ['/frontstage/v1', deviceRoutes],
   ['/frontstage/v1', deviceControlRoutes],
+  ['/frontstage/v1', deviceCredentialRoutes],
   ['/frontstage/v1', motorHealthRoutes],
   ['/frontstage/v1', sensorRoutes],
   ['/frontstage/v1', projectRuleRoutes],
   ['/frontstage/v1', customPageRoutes],
-  ['/frontstage/v1', auditLogRoutes],
   ['/pages', customPageViewRoutes],
   ['/frontstage-ts/v1', telemetryRoutes],
   ['/frontstage/user/v1', projectRoleRoutes],

@@ -5,7 +5,9 @@
  * subscribe to `live/devices/{id}` of devices it may see, to its own account's `live/accounts/{id}/alerts` and
  * `…/access`, and (a vendor) to `live/platform-telemetry/{id}` of its tenant's platform telemetries. When an
  * account's access shrinks, {@link TBrokerHooks.dropRevokedLive} closes its browser connections that watch a device
- * it may no longer see (the console reconnects, and the ACL refuses that device).
+ * it may no longer see (the console reconnects, and the ACL refuses that device). A device may also log in with its
+ * access token as username (ThingsBoard's device API, docs/decisions/device-apis.md): it then publishes telemetry on
+ * `v1/devices/me/telemetry`, rewritten into the native message and ingested by the same pipeline.
  */
 import { TLSSocket } from 'node:tls';
 import type { AedesOptions, AuthenticateError, Client } from 'aedes';
@@ -15,7 +17,7 @@ import type { TPrincipal } from '../../core/principal.js';
 import type { TokenService } from '../../core/tokens.js';
 import type { Db } from '../../db/client.js';
 import { and, eq } from 'drizzle-orm';
-import { hasFeature, isBrowserClientId, isDeviceClientId } from '@tessera/contracts';
+import { hasFeature, isBrowserClientId, isDeviceClientId, isTangramId } from '@tessera/contracts';
 import { platformTelemetries } from '../../db/schema.js';
 import { findVisibleDevice } from '../devices/access.js';
 import {
@@ -30,12 +32,18 @@ import type { TDeviceReports } from './device-reports.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import type { IngestPipeline, TIngestWay } from './pipeline.js';
 import { ThrottledLog } from '../../core/throttled-log.js';
+import { certificateDevice } from './cert-login.js';
+import { classifyThingsboardTopic, isThingsboardClientId, thingsboardClientId } from './thingsboard-acl.js';
+import { thingsboardTelemetryToNative } from './thingsboard-telemetry.js';
 
 /** The MQTT username a browser uses to present its access token as password. */
 export const BROWSER_USERNAME = 'jwt';
 
-/** Who is behind one MQTT connection. */
-export type TConnIdentity = { kind: 'device'; device: TIngestDevice } | { kind: 'browser'; principal: TPrincipal };
+/**
+ * Who is behind one MQTT connection. A device logged in with its Tangram ID and secret uses the native topics; one
+ * logged in with its access token (`via: 'token'`) ThingsBoard's `v1/devices/me/…` topics only.
+ */
+export type TConnIdentity = { kind: 'device'; device: TIngestDevice; via?: 'token' } | { kind: 'browser'; principal: TPrincipal };
 
 /** The embedded broker's listener `client` came through: `/mqtt` (it has the upgrade request), TLS or plain TCP. */
 function wayOf(client: Client): TIngestWay {
@@ -74,9 +82,8 @@ function identifierRejected(): AuthenticateError {
  * refused login never takes over the session of the connection that owns the id.
  */
 function ownsClientId(identity: TConnIdentity, clientId: string): boolean {
-  return identity.kind === 'device'
-    ? isDeviceClientId(identity.device.tangramId, clientId)
-    : isBrowserClientId(identity.principal.accountId, clientId);
+  if (identity.kind === 'browser') return isBrowserClientId(identity.principal.accountId, clientId);
+  return identity.via === 'token' ? isThingsboardClientId(clientId) : isDeviceClientId(identity.device.tangramId, clientId);
 }
 
 /** A look-up failed (the database is down or late): not a verdict on the credentials, so the device retries. */
@@ -104,7 +111,13 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
   const clientIdLog = new ThrottledLog(deps.log);
 
   async function identify(username: string | undefined, password: Buffer | undefined): Promise<TConnIdentity | null> {
-    if (!username || !password) return null;
+    if (!username) return null;
+    // ThingsBoard's device API: the access token as username, the password ignored (mosquitto_pub -u TOKEN).
+    if (!password || !isTangramId(username)) {
+      if (username === BROWSER_USERNAME || !deps.pipeline) return null;
+      const byToken = await deps.directory.deviceByTokenHash(sha256(username));
+      return byToken ? { kind: 'device', device: byToken, via: 'token' } : null;
+    }
     if (username === BROWSER_USERNAME) {
       const res = await deps.tokens.verify(password.toString('utf8'));
       if (!res.ok) return null;
@@ -118,6 +131,15 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
     const device = await deps.directory.device(username);
     if (!device || !digestEquals(sha256(password.toString('utf8')), device.secretHash)) return null;
     return { kind: 'device', device };
+  }
+
+  /** A device presenting its registered certificate without a password logs in by it (cert-login.ts); others by credentials. */
+  async function identifyClient(client: Client, username: string | undefined, password: Buffer | undefined): Promise<TConnIdentity | null> {
+    if (!password?.length && deps.pipeline) {
+      const device = await certificateDevice(deps.db, deps.directory, client, username);
+      if (device) return { kind: 'device', device };
+    }
+    return identify(username, password);
   }
 
   return {
@@ -153,7 +175,7 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
     },
 
     authenticate(client, username, password, done) {
-      identify(username, password).then(
+      identifyClient(client, username, password).then(
         (identity) => {
           if (!identity) return done(refused(), false);
           if (!ownsClientId(identity, client.id)) {
@@ -165,6 +187,8 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
             deps.onClientIdRejected?.();
             return done(identifierRejected(), false);
           }
+          // Token logins' ids are kept apart per device (thingsboard-acl.ts); Aedes registers the id after this hook.
+          if (identity.kind === 'device' && identity.via === 'token') client.id = thingsboardClientId(identity.device.tangramId, client.id);
           identities.set(client, identity);
           done(null, true);
         },
@@ -183,6 +207,18 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
     authorizePublish(client, packet, done) {
       if (!client) return done(null);
       const identity = identities.get(client);
+      if (identity?.kind === 'device' && identity.via === 'token') {
+        if (!deps.pipeline || classifyThingsboardTopic(packet.topic) !== 'telemetry') {
+          return done(new Error(`publish to ${packet.topic} not allowed`));
+        }
+        const svcRecvTs = Date.now();
+        const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+        deps.pipeline.submit(identity.device, 'telemetry', thingsboardTelemetryToNative(payload, svcRecvTs), svcRecvTs, wayOf(client)).then(
+          () => done(null),
+          (err: Error) => done(err),
+        );
+        return;
+      }
       if (identity?.kind !== 'device' || !canDevicePublish(identity.device.tangramId, packet.topic)) {
         return done(new Error(`publish to ${packet.topic} not allowed`));
       }
@@ -206,6 +242,8 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
     authorizeSubscribe(client, sub, done) {
       const identity = identities.get(client);
       if (identity?.kind === 'device') {
+        // A token login is not sent shared attributes or RPC requests yet: its subscriptions are refused (0x80).
+        if (identity.via === 'token') return done(null, null);
         return done(null, canDeviceSubscribe(identity.device.tangramId, sub.topic) ? sub : null);
       }
       const accountOf = liveAccountOf(sub.topic);

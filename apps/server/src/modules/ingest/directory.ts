@@ -1,11 +1,12 @@
 /**
  * Short-lived caches of what ingest looks up on every connect and publish: device rows by Tangram ID (for
- * credentials and ids) and each project's telemetry keys (project_sensors). A changed secret or sensor list is
+ * credentials and ids) or by the SHA-256 of their access token (a ThingsBoard-compatible login,
+ * docs/decisions/device-apis.md), and each project's telemetry keys (project_sensors). A changed secret or sensor list is
  * seen within the TTL; a device that is not found is re-read sooner, so a just-registered device can connect.
  */
 import { eq } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
-import { devices, projectSensors } from '../../db/schema.js';
+import { deviceAccessTokens, devices, projectSensors } from '../../db/schema.js';
 
 /** What ingest knows of a device. */
 export interface TIngestDevice {
@@ -30,6 +31,7 @@ interface TEntry<T> {
 export class DeviceDirectory {
   private readonly deviceCache = new Map<string, TEntry<TIngestDevice | null>>();
   private readonly keyCache = new Map<number, TEntry<ReadonlySet<string>>>();
+  private readonly tokenCache = new Map<string, TEntry<TIngestDevice | null>>();
 
   /** `ttlMs`: how long a found device row is reused (0: every look-up reads the database). */
   constructor(
@@ -40,11 +42,32 @@ export class DeviceDirectory {
   /** Forgets the cached row of `tangramId` (its secret changed, or it is gone): the next look-up reads it again. */
   forget(tangramId: string): void {
     this.deviceCache.delete(tangramId);
+    // Which cached token belongs to the device is known only once its look-up resolved; revocations are rare.
+    this.tokenCache.clear();
   }
 
   /** Forgets every cached device row (a revocation may have been missed). */
   forgetAll(): void {
     this.deviceCache.clear();
+    this.tokenCache.clear();
+  }
+
+  /** The device whose access token has SHA-256 `tokenHash` (hex), or null. */
+  deviceByTokenHash(tokenHash: string): Promise<TIngestDevice | null> {
+    return cached(this.tokenCache, tokenHash, this.ttlMs, async () => {
+      const [row] = await this.db
+        .select({
+          id: devices.id,
+          tenantId: devices.tenantId,
+          projectId: devices.projectId,
+          tangramId: devices.tangramId,
+          secretHash: devices.secretHash,
+        })
+        .from(deviceAccessTokens)
+        .innerJoin(devices, eq(devices.id, deviceAccessTokens.deviceId))
+        .where(eq(deviceAccessTokens.tokenHash, tokenHash));
+      return row ?? null;
+    });
   }
 
   /** The device with this (upper-case) Tangram ID, or null. */

@@ -1,0 +1,25 @@
+/**
+ * `/frontstage/v1/devices/{tangramId}/credentials` (docs/decisions/device-apis.md "Access tokens"): GET answers the
+ * device's access token masked, POST issues a new one and answers it once in full. Vendors and admins of the device's
+ * tenant only (credentials are the vendor's, as registration and the MQTT secret are); POST needs a signed-in
+ * session, not an API key, like regenerating the secret (docs/decisions/devices-bulk.md).
+ */
+import { ZDeviceCredentials, ZTangramIdParam } from '@tessera/contracts';
+import type { TApp } from '../../core/app-type.js';
+import type { TAppContext } from '../../core/context.js';
+import { principalOf, requireVendor } from '../../core/principal.js';
+import { requireSession } from '../auth/session-guard.js';
+import { readDeviceCredentials, rotateDeviceAccessToken } from './credentials.js';
+
+const tags = ['devices'];
+
+/** Registers the device-credentials routes (prefix `/frontstage/v1`). */
+export async function deviceCredentialRoutes(app: TApp, ctx: TAppContext): Promise<void> {
+  const schema = { tags, params: ZTangramIdParam, response: { 200: ZDeviceCredentials } };
+  app.get('/devices/:tangramId/credentials', { preHandler: requireVendor, schema }, (req) =>
+    readDeviceCredentials(ctx.db, principalOf(req), req.params.tangramId),
+  );
+  app.post('/devices/:tangramId/credentials', { preHandler: [requireVendor, requireSession], schema }, (req) =>
+    rotateDeviceAccessToken(ctx.db, ctx.bus, req.log, principalOf(req), req.params.tangramId),
+  );
+}
