@@ -25,6 +25,8 @@ export const paths = {
   apiKeyRevoke: `${API.auth}/security/api-key/revoke`,
   adminAccounts: `${API.auth}/admin/account`,
   adminSwitch: `${API.auth}/admin/account/switch`,
+  auditLog: `${API.frontstage}/audit-log`,
+  auditLogDownload: `${API.frontstage}/audit-log/download`,
 
   products: `${API.frontstage}/products`,
   product: (id: number) => `${API.frontstage}/products/${id}`,

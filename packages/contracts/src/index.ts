@@ -1,5 +1,6 @@
 /** @tessera/contracts: the one source of request/response schemas, limits and device-protocol helpers. */
 export * from './alerts.js';
+export * from './audit-log.js';
 export * from './api-paths.js';
 export * from './auth.js';
 export * from './custom-pages.js';

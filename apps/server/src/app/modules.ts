@@ -3,6 +3,7 @@ import type { TApp } from '../core/app-type.js';
 import type { TAppContext } from '../core/context.js';
 import { aiModelRoutes } from '../modules/ai-models/routes.js';
 import { alertRoutes } from '../modules/alerts/routes.js';
+import { auditLogRoutes } from '../modules/audit-log/routes.js';
 import { assistantRoutes } from '../modules/assistant/routes.js';
 import { authRoutes } from '../modules/auth/routes.js';
 import { authzRequestRoutes } from '../modules/authz-requests/routes.js';
@@ -50,6 +51,7 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/frontstage/v1', sensorRoutes],
   ['/frontstage/v1', projectRuleRoutes],
   ['/frontstage/v1', customPageRoutes],
+  ['/frontstage/v1', auditLogRoutes],
   ['/pages', customPageViewRoutes],
   ['/frontstage-ts/v1', telemetryRoutes],
   ['/frontstage/user/v1', projectRoleRoutes],

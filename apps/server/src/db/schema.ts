@@ -20,4 +20,5 @@ export * from './schema-machines.js';
 export * from './schema-blobs.js';
 export * from './schema-ai.js';
 export * from './schema-assistant.js';
+export * from './schema-audit.js';
 export * from './schema-device-apis.js';

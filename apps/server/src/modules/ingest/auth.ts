@@ -32,7 +32,6 @@ import type { TDeviceReports } from './device-reports.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import type { IngestPipeline, TIngestWay } from './pipeline.js';
 import { ThrottledLog } from '../../core/throttled-log.js';
-import { certificateDevice } from './cert-login.js';
 import { classifyThingsboardTopic, isThingsboardClientId, thingsboardClientId } from './thingsboard-acl.js';
 import { thingsboardTelemetryToNative } from './thingsboard-telemetry.js';
 
@@ -133,15 +132,6 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
     return { kind: 'device', device };
   }
 
-  /** A device presenting its registered certificate without a password logs in by it (cert-login.ts); others by credentials. */
-  async function identifyClient(client: Client, username: string | undefined, password: Buffer | undefined): Promise<TConnIdentity | null> {
-    if (!password?.length && deps.pipeline) {
-      const device = await certificateDevice(deps.db, deps.directory, client, username);
-      if (device) return { kind: 'device', device };
-    }
-    return identify(username, password);
-  }
-
   return {
     isDevice: (client) => identities.get(client)?.kind === 'device',
 
@@ -175,7 +165,7 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
     },
 
     authenticate(client, username, password, done) {
-      identifyClient(client, username, password).then(
+      identify(username, password).then(
         (identity) => {
           if (!identity) return done(refused(), false);
           if (!ownsClientId(identity, client.id)) {
