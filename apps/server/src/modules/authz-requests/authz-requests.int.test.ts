@@ -117,6 +117,28 @@ describe(`authorisation requests (${TEST_DB_KIND})`, () => {
     expect((await decide(again.body.id, 'cancel', user.token)).body.status).toBe('cancelled');
   });
 
+  it('the asker learns the device’s and project’s names only once allowed: not from the answer, the list or a search', async () => {
+    const asker = await buildUser(server, vendor.tenantId);
+    const asked = await ask({ device: 'A002' }, asker.token);
+    expect(asked.status).toBe(201);
+    expect(asked.body.device).toEqual({ tangram_id: d[1].tangram_id, name: '' });
+    expect(asked.body.project?.name ?? '').toBe('');
+    const listed = await server.api<TAuthzRequestList>('GET', authzPaths.requests, { token: asker.token });
+    expect(listed.body.data.map((r) => [r.id, r.device?.name, r.project?.name ?? ''])).toEqual([[asked.body.id, '', '']]);
+    const byName = await server.api<TAuthzRequestList>('GET', `${authzPaths.requests}?q=Open%20line`, { token: asker.token });
+    expect(byName.body.data).toEqual([]);
+    const bySerial = await server.api<TAuthzRequestList>('GET', `${authzPaths.requests}?q=${d[1].tangram_id}`, { token: asker.token });
+    expect(bySerial.body.data.map((r) => r.id)).toEqual([asked.body.id]);
+    // The vendor answering sees every name.
+    const seen = await server.api<TAuthzRequestList>('GET', `${authzPaths.requests}?q=Open%20line&status=pending`, { token: vendor.token });
+    const deviceName = seen.body.data.find((r) => r.id === asked.body.id)?.device?.name;
+    expect(deviceName).toBeTruthy();
+
+    expect((await decide(asked.body.id, 'allow')).status).toBe(200);
+    const after = await server.api<TAuthzRequestList>('GET', `${authzPaths.requests}?q=Open%20line`, { token: asker.token });
+    expect(after.body.data.map((r) => [r.id, r.device?.name])).toEqual([[asked.body.id, deviceName]]);
+  });
+
   it('a QR-code project needs the claim code printed on the device', async () => {
     expect((await ask({ device: qrDevice.tangram_id })).body.code).toBe('AUTHZ_PROOF_REQUIRED');
     expect((await ask({ device: qrDevice.tangram_id, proof: 'AAAAAAAAAAAAAAAAAAAAAA' })).body.code).toBe('AUTHZ_PROOF_INVALID');

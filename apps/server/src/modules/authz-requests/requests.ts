@@ -21,7 +21,7 @@ import {
   type TPage,
   ZAuthzDecisionInput,
 } from '@tessera/contracts';
-import { and, count, desc, eq, gte, ilike, lte, or, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, gte, ilike, inArray, lte, or, sql, type SQL } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import { AppError, forbidden, notFound } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
@@ -65,16 +65,31 @@ function selectRequests(db: Db) {
     .leftJoin(decider, eq(decider.id, authzRequests.decidedBy));
 }
 
-function present(row: TRequestRow): TAuthzRequest {
+/** States in which the requester has (or had) the target: only then does it learn the target's names. */
+const NAMES_SHOWN_TO_REQUESTER: readonly TAuthzState[] = ['allowed', 'revoked'];
+
+/**
+ * True when `viewer` asked for the request and has not been given the target: it then sees the identifiers it asked
+ * with (the Tangram ID, the project's id), not the device's, project's or machine's names — a serial number guessed
+ * in a tenant of several customers must not tell their names (docs/decisions/authorisation.md "What the asker sees").
+ */
+function isNamesHidden(r: TRequestRow['request'], viewer: TPrincipal | null): boolean {
+  return viewer?.level === 'user' && r.accountId === viewer.accountId && !NAMES_SHOWN_TO_REQUESTER.includes(r.status);
+}
+
+/** The request as `viewer` may read it (null: a reader that sees every name, the holders list). */
+function present(row: TRequestRow, viewer: TPrincipal | null): TAuthzRequest {
   const r = row.request;
+  const hidden = isNamesHidden(r, viewer);
+  const name = (known: string | null) => (hidden ? '' : (known ?? ''));
   return {
     id: r.id,
     target: r.target,
     status: r.status,
     method: r.method,
-    device: row.deviceTangramId ? { tangram_id: row.deviceTangramId, name: row.deviceName ?? '' } : null,
-    project: r.projectId !== null ? { id: r.projectId, name: row.projectName ?? '' } : null,
-    machine: r.machineId !== null ? { id: r.machineId, name: row.machineName ?? '' } : null,
+    device: row.deviceTangramId ? { tangram_id: row.deviceTangramId, name: name(row.deviceName) } : null,
+    project: r.projectId !== null ? { id: r.projectId, name: name(row.projectName) } : null,
+    machine: r.machineId !== null ? { id: r.machineId, name: name(row.machineName) } : null,
     requester: { account_id: r.accountId, email: row.requesterEmail },
     message: r.message,
     note: r.note,
@@ -119,7 +134,7 @@ function answerableBy(principal: TPrincipal): SQL {
 export async function requestOf(db: Db, principal: TPrincipal, id: number): Promise<TAuthzRequest> {
   const [row] = await selectRequests(db).where(and(eq(authzRequests.id, id), readableBy(principal)));
   if (!row) throw notFound('authorisation request');
-  return present(row);
+  return present(row, principal);
 }
 
 /**
@@ -209,10 +224,20 @@ export async function decideRequest(
   return { request: await requestOf(db, principal, id), tellRequester: changed };
 }
 
+/** The rows whose names `principal` sees ({@link isNamesHidden} in SQL): a text search must not find a hidden name either. */
+function namesShownTo(principal: TPrincipal): SQL | undefined {
+  if (principal.level !== 'user') return undefined;
+  return or(sql`${authzRequests.accountId} <> ${principal.accountId}`, inArray(authzRequests.status, [...NAMES_SHOWN_TO_REQUESTER]));
+}
+
+/** A request whose device, project or machine name matches `like`. */
+const namesMatch = (like: string) => or(ilike(devices.name, like), ilike(projects.name, like), ilike(machines.name, like));
+
 /**
  * GET device-authz: the requests `principal` may read (vendors: the tenant's; users: their own and those they
  * manage), newest first, filtered by state, target, creation period and `q` (requester email, device name or Tangram
- * ID, project or machine name).
+ * ID, project or machine name; names only where the caller sees them). A user's own request shows the target's names
+ * only once allowed ({@link isNamesHidden}).
  */
 export async function listRequests(db: Db, principal: TPrincipal, query: TAuthzRequestQuery): Promise<TPage<TAuthzRequest>> {
   const like = query.q ? `%${query.q}%` : null;
@@ -228,15 +253,7 @@ export async function listRequests(db: Db, principal: TPrincipal, query: TAuthzR
     query.target ? eq(authzRequests.target, query.target) : undefined,
     query.from !== undefined ? gte(authzRequests.createdAt, Number(query.from)) : undefined,
     query.to !== undefined ? lte(authzRequests.createdAt, Number(query.to)) : undefined,
-    like
-      ? or(
-          ilike(accounts.email, like),
-          ilike(devices.name, like),
-          ilike(devices.tangramId, like),
-          ilike(projects.name, like),
-          ilike(machines.name, like),
-        )
-      : undefined,
+    like ? or(ilike(accounts.email, like), ilike(devices.tangramId, like), and(namesShownTo(principal), namesMatch(like))) : undefined,
   );
   return pageOf(
     query,
@@ -249,7 +266,7 @@ export async function listRequests(db: Db, principal: TPrincipal, query: TAuthzR
       .leftJoin(devices, eq(devices.id, authzRequests.deviceId))
       .where(where),
     (limit, offset) => selectRequests(db).where(where).orderBy(desc(authzRequests.id)).limit(limit).offset(offset),
-    present,
+    (row) => present(row, principal),
   );
 }
 
@@ -272,7 +289,7 @@ export async function listHolders(
     db.select({ total: count() }).from(authzRequests).innerJoin(accounts, eq(accounts.id, authzRequests.accountId)).where(where),
     (limit, offset) => selectRequests(db).where(where).orderBy(desc(authzRequests.decidedAt)).limit(limit).offset(offset),
     (row) => {
-      const r = present(row);
+      const r = present(row, null);
       return {
         request_id: r.id,
         account_id: r.requester.account_id,

@@ -23,11 +23,19 @@ export function StateTag({ request }: { request: Pick<TAuthzRequest, 'id' | 'sta
   );
 }
 
-/** A request's target in words: the device's name, "all devices of <project>" or the machine's name. */
+/**
+ * A request's target in words: the device's name, "all devices of <project>" or the machine's name. Names are empty
+ * on the asker's own request until it is allowed (docs/decisions/authorisation.md "What the asker sees"): the device
+ * then reads as its Tangram ID, the project and the machine without a name.
+ */
 export function targetLabel(request: Pick<TAuthzRequest, 'target' | 'device' | 'project' | 'machine'>, t: TFunction): string {
-  if (request.target === 'project') return t('authz.wholeProject', { name: request.project?.name ?? '' });
-  if (request.target === 'machine') return t('authz.machineTarget', { name: request.machine?.name ?? '' });
-  return request.device?.name ?? t('authz.deviceGone');
+  if (request.target === 'project') {
+    return request.project?.name ? t('authz.wholeProject', { name: request.project.name }) : t('authz.wholeProjectUnnamed');
+  }
+  if (request.target === 'machine') {
+    return request.machine?.name ? t('authz.machineTarget', { name: request.machine.name }) : t('authz.machineUnnamed');
+  }
+  return request.device ? request.device.name || request.device.tangram_id : t('authz.deviceGone');
 }
 
 /** What was asked for: the device (linked when the viewer sees it), "the whole project" or the machine, and where. */
@@ -43,7 +51,7 @@ export function TargetCell({
   const label = targetLabel(request, t);
   const where =
     request.target === 'device'
-      ? `${device?.tangram_id ?? ''} · ${request.project?.name ?? ''}`
+      ? [device?.name ? device.tangram_id : null, request.project?.name].filter(Boolean).join(' · ')
       : request.target === 'project'
         ? device?.tangram_id
         : null;
