@@ -49,3 +49,4 @@ export * from './ai-models.js';
 export * from './model-deployments.js';
 export * from './assistant.js';
 export * from './device-credentials.js';
+export * from './device-certificates.js';

@@ -48,6 +48,8 @@ export interface TRunningServer {
   ctx: TAppContext;
   httpPort: number;
   mqttPort: number | null;
+  /** The bound MQTT-over-TLS port (MQTT_TLS_CERT set), or null. `mqttPort` is null when MQTT_PLAIN=0. */
+  mqttTlsPort: number | null;
   /** The bound port of the metrics listener on 127.0.0.1 (METRICS_PORT), or null when `/metrics` is on `httpPort`. */
   metricsPort: number | null;
   /** The rule engine (counters, and `idle()` for tests). */
@@ -242,12 +244,14 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
 
     const httpPort = (built.server.address() as AddressInfo).port;
     const mqttPort = messaging.mqttPort();
-    if (config.demo) {
+    // The demo's simulated devices connect over plain MQTT; with MQTT_PLAIN=0 there is none (docs/deployment.md).
+    if (config.demo && (config.mqttUrl || mqttPort !== null)) {
       const brokerUrl = config.mqttUrl ?? `mqtt://127.0.0.1:${mqttPort}`;
       stopDemo = await startDemo(ctx, brokerUrl);
     }
     const metricsPort = metricsListener?.port ?? null;
-    return { app: built, ctx, httpPort, mqttPort, metricsPort, rules, flows: platformRules, messaging, httpRefusals, close };
+    const mqttTlsPort = messaging.mqttTlsPort();
+    return { app: built, ctx, httpPort, mqttPort, mqttTlsPort, metricsPort, rules, flows: platformRules, messaging, httpRefusals, close };
   } catch (err) {
     await close();
     throw err;

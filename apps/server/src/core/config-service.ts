@@ -32,6 +32,8 @@ export interface TMqttTlsConfig {
   keyFile: string;
   /** CA bundle whose client certificates are asked for and checked (certificate login); unset: none asked. */
   caFile?: string;
+  /** How often the files are checked for a change, in ms (default 2 s; tests shorten it; not an environment variable). */
+  watchIntervalMs?: number;
 }
 
 /** The service settings of TConfig. */

@@ -22,3 +22,4 @@ export * from './schema-ai.js';
 export * from './schema-assistant.js';
 export * from './schema-audit.js';
 export * from './schema-device-apis.js';
+export * from './schema-device-certificates.js';

@@ -27,6 +27,7 @@ import { accessibleTenants, deviceStatusProfile, deviceTelemetryProfile } from '
 import { getDevice, getDeviceDetail, updateDevice } from './device-service.js';
 import { rotateDeviceSecret } from './rotate-device-secret.js';
 import { requireSession } from '../auth/session-guard.js';
+import { deviceCertificateRoutes } from './certificate-routes.js';
 
 const tags = ['devices'];
 const auth = { preHandler: requireAuth };
@@ -80,4 +81,5 @@ export async function deviceRoutes(app: TApp, ctx: TAppContext): Promise<void> {
     { ...auth, schema: { tags, params: ZTangramIdParam, response: { 200: ZDeviceStatusProfile } } },
     (req) => deviceStatusProfile(db, principalOf(req), req.params.tangramId),
   );
+  await deviceCertificateRoutes(app, ctx);
 }

@@ -32,6 +32,7 @@ import type { TDeviceReports } from './device-reports.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import type { IngestPipeline, TIngestWay } from './pipeline.js';
 import { ThrottledLog } from '../../core/throttled-log.js';
+import { certificateDevice } from './cert-login.js';
 import { classifyThingsboardTopic, isThingsboardClientId, thingsboardClientId } from './thingsboard-acl.js';
 import { thingsboardTelemetryToNative } from './thingsboard-telemetry.js';
 
@@ -132,6 +133,15 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
     return { kind: 'device', device };
   }
 
+  /** A device presenting its registered certificate without a password logs in by it (cert-login.ts); others by credentials. */
+  async function identifyClient(client: Client, username: string | undefined, password: Buffer | undefined): Promise<TConnIdentity | null> {
+    if (!password?.length && deps.pipeline) {
+      const device = await certificateDevice(deps.db, deps.directory, client, username);
+      if (device) return { kind: 'device', device };
+    }
+    return identify(username, password);
+  }
+
   return {
     isDevice: (client) => identities.get(client)?.kind === 'device',
 
@@ -165,7 +175,7 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
     },
 
     authenticate(client, username, password, done) {
-      identify(username, password).then(
+      identifyClient(client, username, password).then(
         (identity) => {
           if (!identity) return done(refused(), false);
           if (!ownsClientId(identity, client.id)) {

@@ -5,6 +5,7 @@
 import { createServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
+import type { Logger } from 'pino';
 import { Aedes, type AedesOptions, type AedesPublishPacket, type Client, type PublishPacket } from 'aedes';
 import { MQTT_CLIENT_ID_MAX, MQTT_CONNECT_TIMEOUT_MS, MQTT_MAX_PACKET_BYTES } from '@tessera/contracts';
 import { createWebSocketStream, WebSocketServer } from 'ws';
@@ -12,6 +13,7 @@ import type { TBrokerHooks } from './auth.js';
 import type { BrokerGuard } from './broker-guard.js';
 import { readAheadBounded } from './read-ahead.js';
 import type { TReadGate } from './read-gate.js';
+import { listenTls, type TTlsFiles, type TTlsListener } from './tls-listener.js';
 
 /** The WebSocket path of MQTT on the HTTP server. */
 export const MQTT_WS_PATH = '/mqtt';
@@ -21,6 +23,8 @@ export interface TEmbeddedBroker {
   aedes: Aedes;
   /** Listens for MQTT over TCP; answers the bound port. */
   listenTcp(port: number, host: string): Promise<number>;
+  /** Listens for MQTT over TLS with the certificate of `files`, reloaded when they change (tls-listener.ts). */
+  listenTls(files: TTlsFiles, port: number, host: string, log: Logger): Promise<TTlsListener>;
   /** Serves MQTT over WebSocket at {@link MQTT_WS_PATH} on `httpServer`. */
   attachWebSocket(httpServer: HttpServer): void;
   /** Publishes as the server (no client: ACL hooks pass it). Resolves once Aedes took it. */
@@ -84,6 +88,7 @@ export async function createEmbeddedBroker(
     return readAheadBounded(client, gateOf(client));
   };
   let tcp: NetServer | null = null;
+  let tls: TTlsListener | null = null;
   let http: HttpServer | null = null;
   let accepting = true;
   // ws buffers a whole message before handing it on: cap it at the largest MQTT packet (its default is 100 MiB).
@@ -116,6 +121,19 @@ export async function createEmbeddedBroker(
       });
       tcp = server;
       return (server.address() as AddressInfo).port;
+    },
+    async listenTls(files, port, host, log) {
+      tls = await listenTls(
+        files,
+        port,
+        host,
+        (socket) => {
+          if (!accepting) return void socket.destroy();
+          guard.accept(socket, socket.remoteAddress ?? 'unknown', () => handle(socket));
+        },
+        log,
+      );
+      return tls;
     },
     attachWebSocket(httpServer) {
       http = httpServer;
@@ -150,6 +168,7 @@ export async function createEmbeddedBroker(
     stopAccepting() {
       accepting = false;
       tcp?.close();
+      tls?.close();
       http?.off('upgrade', onUpgrade);
     },
     async close() {

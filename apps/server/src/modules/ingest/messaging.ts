@@ -30,10 +30,15 @@ const PUBACK_GRACE_MS = 100;
 /** The MQTT side of the server. */
 export interface TMessaging {
   bus: TMessageBus;
-  /** Starts listening: MQTT TCP on config.mqttPort (embedded) and WebSocket `/mqtt` on `httpServer`. */
+  /**
+   * Starts listening: MQTT TCP on config.mqttPort (embedded, unless MQTT_PLAIN=0), MQTT over TLS on
+   * config.mqttTls.port (when a certificate is configured) and WebSocket `/mqtt` on `httpServer`.
+   */
   listen(httpServer: Server): Promise<void>;
   /** The MQTT TCP port actually bound (embedded mode), or null. */
   mqttPort(): number | null;
+  /** The MQTT-over-TLS port actually bound (embedded mode with a certificate), or null. */
+  mqttTlsPort(): number | null;
   /**
    * Refuses new connections (MQTT TCP, WebSocket `/mqtt`; external mode: stops taking messages from the broker).
    * Connected clients stay until {@link TMessaging.close}. Idempotent.
@@ -147,6 +152,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     forgetAll: () => directory.forgetAll(),
   });
   let boundPort: number | null = null;
+  let tlsPort: number | null = null;
   let commitListener: TCommitListener | null = null;
 
   const bus: TMessageBus = {
@@ -171,7 +177,8 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     async listen(httpServer) {
       broker.attachWebSocket(httpServer);
       if (!config.mqttUrl) {
-        boundPort = await broker.listenTcp(config.mqttPort, config.host);
+        if (config.mqttPlain) boundPort = await broker.listenTcp(config.mqttPort, config.host);
+        if (config.mqttTls) tlsPort = (await broker.listenTls(config.mqttTls, config.mqttTls.port, config.host, log)).port;
         return;
       }
       const httpPort = (httpServer.address() as AddressInfo | null)?.port ?? config.port;
@@ -195,6 +202,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       });
     },
     mqttPort: () => boundPort,
+    mqttTlsPort: () => tlsPort,
     async stopAccepting() {
       broker.stopAccepting();
       await external?.stopAccepting();
