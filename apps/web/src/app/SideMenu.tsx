@@ -5,6 +5,7 @@
 import {
   AlertOutlined,
   ApartmentOutlined,
+  AuditOutlined,
   AppstoreOutlined,
   ClusterOutlined,
   DashboardOutlined,
@@ -38,6 +39,7 @@ const ICONS: Record<string, ReactNode> = {
   platformRule: <ApartmentOutlined />,
   platformTelemetry: <FunctionOutlined />,
   aiModel: <RobotOutlined />,
+  auditLog: <AuditOutlined />,
 };
 
 /** The product name, linking to the default page. */

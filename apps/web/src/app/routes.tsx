@@ -9,6 +9,7 @@ import { adminRoutes } from '../features/admin/routes';
 import { aiModelRoutes } from '../features/ai-models/routes';
 import { alertRoutes } from '../features/alerts/routes';
 import { analyticsRoutes } from '../features/analytics/routes';
+import { auditLogRoutes } from '../features/audit-log/routes';
 import { authorisationRoutes } from '../features/authorisation/routes';
 import { dashboardRoutes } from '../features/dashboard/routes';
 import { authRoutes } from '../features/auth/routes';
@@ -49,6 +50,7 @@ export const consoleRoutes: RouteObject[] = [
       ...platformRuleRoutes,
       ...platformTelemetryRoutes,
       ...aiModelRoutes,
+      ...auditLogRoutes,
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },
