@@ -7,7 +7,7 @@
  * refetched.
  */
 import { MenuOutlined } from '@ant-design/icons';
-import { Alert, Button, Drawer, Layout, Spin } from 'antd';
+import { Alert, Button, Drawer, Layout, Spin, theme } from 'antd';
 import { Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
@@ -31,6 +31,7 @@ export default function AppLayout() {
   const { pathname } = useLocation();
   const isPhone = useIsPhone();
   const [menuOpen, setMenuOpen] = useState(false);
+  const { token } = theme.useToken();
   useLiveAccess(() => void queryClient.invalidateQueries());
   // A page chosen some other way (a link, the back button) closes the phone's menu too.
   // biome-ignore lint/correctness/useExhaustiveDependencies: runs on every navigation
@@ -66,7 +67,13 @@ export default function AppLayout() {
       )}
       <Layout style={{ minWidth: 0 }}>
         <Layout.Header
-          style={{ background: '#fff', display: 'flex', alignItems: 'center', gap: isPhone ? 8 : 24, paddingInline: isPhone ? 8 : 24 }}
+          style={{
+            background: token.colorBgContainer,
+            display: 'flex',
+            alignItems: 'center',
+            gap: isPhone ? 8 : 24,
+            paddingInline: isPhone ? 8 : 24,
+          }}
         >
           {isPhone && (
             <>

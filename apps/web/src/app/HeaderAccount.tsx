@@ -1,5 +1,6 @@
 /**
- * The header's account controls. On a desktop: the language switch, the account's e-mail, (admins) the accounts page,
+ * The header's account controls. On a desktop: the language switch, the appearance switch (light, dark, system), the
+ * account's e-mail, (admins) the accounts page,
  * profile and logout side by side. At phone width all of them sit in one account menu behind an icon, so the header
  * keeps one line (no wrapped e-mail, no stacked links). Both keep the same test ids (`header-email`,
  * `header-profile`, `header-logout`, `header-accounts`).
@@ -9,7 +10,9 @@ import { LANGUAGES, type TLanguage } from '@tessera/contracts';
 import { Button, Dropdown, type MenuProps, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { ColorSchemeSwitch, colorSchemeMenuItems } from '../components/ColorSchemeSwitch';
 import { LANGUAGE_LABELS, LanguageSwitch } from '../components/LanguageSwitch';
+import { useColorSchemeChoice } from '../lib/colorScheme';
 import { changeLanguage } from '../i18n/language';
 import { useSession } from '../lib/useSession';
 
@@ -20,6 +23,7 @@ export function HeaderLinks() {
   return (
     <Space size="large">
       <LanguageSwitch />
+      <ColorSchemeSwitch />
       <Typography.Text data-testid="header-email">{session.email}</Typography.Text>
       {session.level === 'admin' && (
         <Link to="/admin/accounts" data-testid="header-accounts">
@@ -41,6 +45,7 @@ export function AccountMenu() {
   const { t, i18n } = useTranslation();
   const session = useSession();
   const navigate = useNavigate();
+  const scheme = useColorSchemeChoice();
   const current: TLanguage = i18n.language === 'en' ? 'en' : 'zh-TW';
   const items: MenuProps['items'] = [
     {
@@ -64,6 +69,8 @@ export function AccountMenu() {
         onClick: () => void changeLanguage(l),
       })),
     },
+    { type: 'divider' },
+    { type: 'group', key: 'color-scheme', label: t('shell.colorScheme.label'), children: colorSchemeMenuItems(t, scheme) },
     { type: 'divider' },
     ...(session.level === 'admin'
       ? [

@@ -1,12 +1,23 @@
 /**
  * The one ECharts life cycle of the console: an instance created on mount in the returned element, resized with its
  * container, given `option` whenever it changes (notMerge: the new option replaces the old, so zoom resets with new
- * data; no animation when the viewer prefers reduced motion), disposed on unmount. Which chart types exist is up to the caller's build (lib/charts.ts for device charts,
+ * data; no animation when the viewer prefers reduced motion), disposed on unmount; made again in ECharts' dark theme
+ * when the console turns dark (lib/colorScheme), and back. Which chart types exist is up to the caller's build (lib/charts.ts for device charts,
  * features/alerts/alertCharts.ts for statistics); both register into the same `echarts/core`.
  */
 import type * as echarts from 'echarts/core';
 import { type RefObject, useEffect, useRef } from 'react';
+import { type TColorScheme, useColorScheme } from './colorScheme';
 import { prefersReducedMotion } from './reducedMotion';
+
+/** `option` as drawn: no animation when the viewer prefers reduced motion; transparent behind a dark chart. */
+function themed(option: echarts.EChartsCoreOption, scheme: TColorScheme): echarts.EChartsCoreOption {
+  return {
+    ...(scheme === 'dark' ? { backgroundColor: 'transparent' } : {}),
+    ...option,
+    ...(prefersReducedMotion() ? { animation: false } : {}),
+  };
+}
 
 /**
  * Draws `option` with `build` (the caller's echarts/core with its charts registered: passing it keeps that
@@ -22,9 +33,16 @@ export function useEChart(
   const chart = useRef<echarts.ECharts | null>(null);
   const init = useRef(onInit);
 
+  const scheme = useColorScheme();
+  const latest = useRef(option);
+  latest.current = option;
+
   useEffect(() => {
     if (!el.current) return;
-    const instance = build.init(el.current);
+    // ECharts' own dark theme, on a transparent background so the chart sits on its card's colour.
+    const instance = build.init(el.current, scheme === 'dark' ? 'dark' : undefined);
+    instance.setOption(themed(latest.current, scheme), { notMerge: true });
+    el.current.dataset.chartScheme = scheme; // for browser tests: which theme the chart was made in
     chart.current = instance;
     init.current?.(instance);
     const observer = new ResizeObserver(() => instance.resize());
@@ -34,11 +52,11 @@ export function useEChart(
       instance.dispose();
       chart.current = null;
     };
-  }, [build]);
+  }, [build, scheme]);
 
   useEffect(() => {
-    chart.current?.setOption(prefersReducedMotion() ? { ...option, animation: false } : option, { notMerge: true });
-  }, [option]);
+    chart.current?.setOption(themed(option, scheme), { notMerge: true });
+  }, [option, scheme]);
 
   return el;
 }

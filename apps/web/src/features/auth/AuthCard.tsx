@@ -18,7 +18,7 @@ export function AuthCard({ title, children }: { title: string; children: ReactNo
       vertical
       align="center"
       justify="center"
-      style={{ minHeight: '100vh', boxSizing: 'border-box', background: '#f0f2f5', padding: 16 }}
+      style={{ minHeight: '100vh', boxSizing: 'border-box', background: token.colorBgLayout, padding: 16 }}
     >
       <Flex justify="space-between" align="center" style={{ width: 400, maxWidth: '100%', marginBottom: 16 }}>
         <h1 style={{ margin: 0, fontSize: token.fontSizeHeading3, fontWeight: token.fontWeightStrong, color: token.colorTextHeading }}>

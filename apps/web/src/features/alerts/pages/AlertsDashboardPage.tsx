@@ -10,7 +10,7 @@ import { useTranslation } from 'react-i18next';
 import { useLiveAlerts, useLiveState } from '../../../lib/live';
 import { useDashboardAlerts, useMergeIntoDashboard } from '../api';
 import { AlertDrawer } from '../components/AlertDrawer';
-import { alertColumns } from '../components/alertColumns';
+import { ALERT_TABLE_WIDTH_PX, alertColumns } from '../components/alertColumns';
 import { SoundControl } from '../components/SoundControl';
 import { useAlertSound } from '../model/useAlertSound';
 
@@ -51,7 +51,7 @@ export default function AlertsDashboardPage() {
           rowKey="id"
           size="middle"
           columns={alertColumns(t)}
-          scroll={{ x: 1400 }}
+          scroll={{ x: ALERT_TABLE_WIDTH_PX }}
           dataSource={alerts}
           loading={dashboard.isLoading}
           pagination={{ pageSize: 20, hideOnSinglePage: true, showSizeChanger: false }}

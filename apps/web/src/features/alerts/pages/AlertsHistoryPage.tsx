@@ -22,7 +22,7 @@ import { useSearchParams } from 'react-router';
 import { HttpError } from '../../../lib/http';
 import { downloadAlertsCsv, useAlertList, useAlertOptions } from '../api';
 import { AlertDrawer } from '../components/AlertDrawer';
-import { alertColumns } from '../components/alertColumns';
+import { ALERT_TABLE_WIDTH_PX, alertColumns } from '../components/alertColumns';
 import { RangeField } from '../components/RangeField';
 import { lastDays, rangeFromParams } from '../model/range';
 
@@ -174,7 +174,7 @@ export default function AlertsHistoryPage() {
           rowKey="id"
           size="middle"
           columns={alertColumns(t)}
-          scroll={{ x: 1400 }}
+          scroll={{ x: ALERT_TABLE_WIDTH_PX }}
           dataSource={ok ? (list.data?.data ?? []) : []}
           loading={ok && list.isFetching}
           locale={{ emptyText: <Empty description={t('alerts.history.empty')} /> }}

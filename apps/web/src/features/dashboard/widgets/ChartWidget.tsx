@@ -1,16 +1,17 @@
 /**
  * Line and bar widgets: several devices × keys over the widget's range, bucketed by the chosen function like the
  * history chart (v2 timeseries per series), read again every 5, 10 or 30 minutes; zooming a line re-queries the
- * zoomed range with finer buckets. A series whose device the viewer may no longer see is named under the chart.
+ * zoomed range with finer buckets. The legend names each series by its device's and sensor's names. A series whose device the viewer may no longer see is named under the chart.
  */
 import { useQueries } from '@tanstack/react-query';
-import { paths, type TTimeseriesResponse, type TWidgetParameter } from '@tessera/contracts';
+import { paths, type TDeviceDetail, type TTimeseriesResponse, type TWidgetParameter } from '@tessera/contracts';
 import { Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TChartOption } from '../../../lib/charts';
 import { http } from '../../../lib/http';
 import { dashboardKeys } from '../api';
+import { deviceKeys } from '../../devices/api';
 import { EChart } from '../../devices/components/EChart';
 import { formatValues } from '../../devices/model/format';
 import { type TRange, zoomedRange } from '../../devices/model/range';
@@ -23,6 +24,29 @@ const combineSeries = (results: { data?: TTimeseriesResponse; error: unknown }[]
   statuses: results.map((r) => (r.error as { status?: number } | null)?.status),
 });
 const ZOOM_DEBOUNCE_MS = 400;
+
+/**
+ * The details (name, sensors) of the series' devices, from the device cache the other widgets share (GET device v2);
+ * a device not loaded yet or no longer visible is missing from the map.
+ */
+function useSeriesDevices(tangramIds: string[]): Map<string, TDeviceDetail> {
+  const unique = [...new Set(tangramIds)];
+  return useQueries({
+    queries: unique.map((id) => ({
+      queryKey: deviceKeys.detail(id),
+      queryFn: () => http.get<TDeviceDetail>(paths.deviceV2(id), undefined, { quiet: true }),
+      staleTime: 60_000,
+    })),
+    combine: (results) => new Map(results.flatMap((r) => (r.data ? [[r.data.tangram_id, r.data] as const] : []))),
+  });
+}
+
+/** A series' legend name: the device's name and the key's sensor name; the id's end and the key until they load. */
+export function seriesName(s: { tangram_id: string; key: string }, device: TDeviceDetail | undefined): string {
+  if (!device) return `${s.tangram_id.slice(-6)} ${s.key}`;
+  const sensor = device.sensors.find((x) => x.key === s.key)?.name || s.key;
+  return `${device.name} ${sensor}`;
+}
 
 /** The widget body: `kind` line or bar. */
 export function ChartWidget({ p, kind, height }: { p: TWidgetParameter<'line'>; kind: 'line' | 'bar'; height: number }) {
@@ -64,6 +88,7 @@ export function ChartWidget({ p, kind, height }: { p: TWidgetParameter<'line'>; 
     })),
     combine: combineSeries,
   });
+  const details = useSeriesDevices(p.series.map((s) => s.tangram_id));
   const gone = p.series.filter((_, i) => {
     const status = statuses[i];
     return status === 404 || status === 403;
@@ -71,7 +96,7 @@ export function ChartWidget({ p, kind, height }: { p: TWidgetParameter<'line'>; 
   const option = useMemo<TChartOption>(() => {
     const series = p.series.map((s, i) => {
       const data = (loaded[i]?.points ?? []).map((pt) => [pt.ts, pt.vs[0] ?? null] as [number, number | null]);
-      const name = `${s.tangram_id.slice(-6)} ${s.key}`;
+      const name = seriesName(s, details.get(s.tangram_id));
       return kind === 'line'
         ? { type: 'line' as const, name, data, showSymbol: data.length < 60, connectNulls: false }
         : { type: 'bar' as const, name, data };
@@ -86,7 +111,7 @@ export function ChartWidget({ p, kind, height }: { p: TWidgetParameter<'line'>; 
       dataZoom: kind === 'line' ? [{ type: 'inside' }, { type: 'slider', height: 16, bottom: 4 }] : [],
       series,
     };
-  }, [loaded, p.series, kind, shown, i18n.language]);
+  }, [loaded, p.series, kind, shown, i18n.language, details]);
   const drawn = loaded.reduce((n, d) => n + (d?.points.length ?? 0), 0);
   const onZoom = (startPct: number, endPct: number) => {
     clearTimeout(zoomTimer.current);
@@ -96,7 +121,7 @@ export function ChartWidget({ p, kind, height }: { p: TWidgetParameter<'line'>; 
     }, ZOOM_DEBOUNCE_MS);
   };
   return (
-    <div>
+    <div data-legend={p.series.map((s) => seriesName(s, details.get(s.tangram_id))).join('|')}>
       <EChart
         option={option}
         points={drawn}

@@ -12,6 +12,7 @@ import { Link } from 'react-router';
 import { http } from '../../../lib/http';
 import { dashboardKeys } from '../api';
 import { useLiveDevice } from '../../../lib/live';
+import { useDeviceDetail } from '../../devices/api';
 import { OnlineBadge } from '../../devices/components/OnlineBadge';
 import { formatLocalTime, formatValues } from '../../devices/model/format';
 
@@ -48,6 +49,9 @@ export function DevicesWidget({ p }: { p: TWidgetParameter<'devices'> }) {
     queryKey: dashboardKeys.twins(p.tangram_ids),
     queryFn: () => http.get<TDeviceTwin[]>(paths.tsDeviceTwins, { tangramIds: p.tangram_ids.join(',') }, { quiet: true }),
   });
+  // The value column is named by the key's sensor name (as the first device's project calls it), not the raw key.
+  const first = useDeviceDetail(p.tangram_ids[0] ?? '');
+  const sensorName = first.data?.sensors.find((s) => s.key === p.key)?.name || p.key;
   const [live, setLive] = useState<Record<string, { ts: number; vs: (number | null)[] }>>({});
   const seen = new Map((list.data ?? []).map((d) => [d.tangram_id, d]));
   const rows = p.tangram_ids.map((id) => ({ id, device: seen.get(id) }));
@@ -90,7 +94,7 @@ export function DevicesWidget({ p }: { p: TWidgetParameter<'devices'> }) {
           ...(p.key
             ? [
                 {
-                  title: p.key,
+                  title: t('dashboard.latestOf', { name: sensorName }),
                   render: (_: unknown, r: { id: string }) => {
                     const v = latestOf(r.id);
                     return <span data-testid={`widget-devices-value-${r.id}`}>{v ? formatValues(v.vs, i18n.language) : '—'}</span>;

@@ -1,10 +1,25 @@
-/** Gauge widget: one key's newest value between min and max, the arc coloured by thresholds; live. */
+/**
+ * Gauge widget: one key's newest value between min and max, the arc coloured by thresholds; live. Its scale shows as
+ * many labels as fit and the value sits below the arc's ends (gaugeLayout.ts), so no label collides or hides.
+ */
 import type { TWidgetParameter } from '@tessera/contracts';
 import { useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { EChart } from '../../devices/components/EChart';
 import { formatValues } from '../../devices/model/format';
 import type { TChartOption } from '../../../lib/charts';
+import {
+  GAUGE_AXIS_WIDTH,
+  GAUGE_END_DEG,
+  GAUGE_LABEL_DISTANCE,
+  GAUGE_LABEL_FONT,
+  GAUGE_RADIUS_SHARE,
+  GAUGE_START_DEG,
+  GAUGE_VALUE_FONT,
+  GAUGE_VALUE_OFFSET,
+  gaugeLabel,
+  gaugeSplitNumber,
+} from './gaugeLayout';
 import { useWidgetDevice } from './useWidgetDevice';
 import { DeviceGone, Loading, NoData } from './WidgetMessage';
 
@@ -38,14 +53,26 @@ export function GaugeWidget({ p, height }: { p: TWidgetParameter<'gauge'>; heigh
           type: 'gauge',
           min: p.min,
           max: p.max,
-          axisLine: { lineStyle: { width: 12, color: gaugeStops(p.min, p.max, p.thresholds) } },
-          pointer: { width: 4 },
-          detail: { formatter: () => `${formatValues([value], i18n.language)} ${unit}`, fontSize: 18 },
+          startAngle: GAUGE_START_DEG,
+          endAngle: GAUGE_END_DEG,
+          radius: `${GAUGE_RADIUS_SHARE * 100}%`,
+          center: ['50%', '55%'],
+          splitNumber: gaugeSplitNumber(height, p.min, p.max),
+          axisLine: { lineStyle: { width: GAUGE_AXIS_WIDTH, color: gaugeStops(p.min, p.max, p.thresholds) } },
+          axisTick: { distance: 0, length: 4 },
+          splitLine: { distance: 0, length: 8 },
+          axisLabel: { distance: GAUGE_LABEL_DISTANCE, fontSize: GAUGE_LABEL_FONT, formatter: gaugeLabel },
+          pointer: { width: 4, length: '60%' },
+          detail: {
+            formatter: () => `${formatValues([value], i18n.language)} ${unit}`,
+            fontSize: GAUGE_VALUE_FONT,
+            offsetCenter: [0, `${GAUGE_VALUE_OFFSET * 100}%`],
+          },
           data: [{ value: value ?? p.min }],
         },
       ],
     }),
-    [p, value, unit, i18n.language],
+    [p, value, unit, i18n.language, height],
   );
   if (gone) return <DeviceGone tangramId={p.tangram_id} />;
   if (loading) return <Loading />;

@@ -9,6 +9,7 @@ import type { TDownloadJob } from '@tessera/contracts';
 import { App, Button, Card, Empty, Flex, Input, Progress, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { DeviceName } from '../../../components/DeviceName';
 import { rowTestId } from '../../../components/rowTestId';
 import { useListQuery } from '../../../components/usePagedQuery';
 import { formatBytes } from '../../../lib/formatBytes';
@@ -168,7 +169,13 @@ export default function DownloadCenterPage() {
             dataIndex: 'tangram_ids',
             render: (ids: string[]) => (
               <Tooltip title={ids.join(', ')}>
-                <span>{ids.length === 1 ? ids[0].slice(-12) : t('downloads.deviceCount', { count: ids.length })}</span>
+                <span>
+                  {ids.length === 1 ? (
+                    <DeviceName tangramId={ids[0]} testId="job-device" />
+                  ) : (
+                    t('downloads.deviceCount', { count: ids.length })
+                  )}
+                </span>
               </Tooltip>
             ),
           },

@@ -28,8 +28,13 @@ export default function PlatformTelemetryPage() {
   const remove = useDeletePlatformTelemetry();
   const selectedId = params.get('id') ? Number(params.get('id')) : undefined;
   const select = (id: number | undefined) => setParams(id ? { id: String(id) } : {}, { replace: true });
-  const value = (pt: TPlatformTelemetry) =>
-    pt.latest_value === null ? '—' : `${formatValues([pt.latest_value], i18n.language)}${pt.unit ? ` ${pt.unit}` : ''}`;
+  // The chosen one's detail is kept current by the live channel; its row shows the same (the newer of the two reads).
+  const chosen = usePlatformTelemetry(selectedId).data;
+  const fresh = (pt: TPlatformTelemetry) => (chosen?.id === pt.id && (chosen.latest_ts ?? 0) > (pt.latest_ts ?? 0) ? chosen : pt);
+  const value = (row: TPlatformTelemetry) => {
+    const pt = fresh(row);
+    return pt.latest_value === null ? '—' : `${formatValues([pt.latest_value], i18n.language)}${pt.unit ? ` ${pt.unit}` : ''}`;
+  };
 
   return (
     <Space direction="vertical" size="middle" style={{ width: '100%' }}>
@@ -83,7 +88,7 @@ export default function PlatformTelemetryPage() {
               key: 'latest',
               align: 'right',
               render: (_, pt) =>
-                pt.latest_error && pt.latest_value === null ? (
+                pt.latest_error && fresh(pt).latest_value === null ? (
                   <Tag color="warning" title={pt.latest_error}>
                     {t('platformTelemetry.waiting')}
                   </Tag>
@@ -91,7 +96,11 @@ export default function PlatformTelemetryPage() {
                   <span data-testid={`pt-value-${pt.id}`}>{value(pt)}</span>
                 ),
             },
-            { title: t('platformTelemetry.at'), key: 'at', render: (_, pt) => (pt.latest_ts ? formatLocalTime(pt.latest_ts) : '—') },
+            {
+              title: t('platformTelemetry.at'),
+              key: 'at',
+              render: (_, pt) => (fresh(pt).latest_ts ? formatLocalTime(fresh(pt).latest_ts) : '—'),
+            },
             {
               title: '',
               key: 'actions',
