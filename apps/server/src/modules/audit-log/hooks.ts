@@ -12,7 +12,8 @@ import type { Db } from '../../db/client.js';
 import { AUDITED_ROUTES, defaultAuditRoute, UNAUDITED_PREFIXES, UNAUDITED_ROUTES } from './audited-routes.js';
 import { bodyChanges, diffFields } from './changes.js';
 import { LOGIN_ROUTE, loginEntry } from './login-audit.js';
-import { recordAudit, type TAuditEntryInput } from './record.js';
+import { AuditWriter } from './audit-writer.js';
+import type { TAuditEntryInput } from './record.js';
 import type { TAuditRoute, TIdSource } from './route-spec.js';
 import { accountByEmail, type TSnapshot } from './snapshots.js';
 
@@ -78,7 +79,9 @@ async function actorOf(db: Db, request: FastifyRequest): Promise<Pick<TAuditEntr
 async function changeEntry(db: Db, request: FastifyRequest, spec: TAuditRoute, payload: unknown, route: string): Promise<TAuditEntryInput> {
   const id = spec.id(idSource(request, parseAnswer(payload)));
   const before = pending.get(request)?.before ?? null;
-  const after = spec.snapshot && id !== null ? await spec.snapshot(db, { id, accountId: request.principal?.accountId ?? null }) : null;
+  // A deletion's entity is gone: no read after it.
+  const readAfter = spec.snapshot && id !== null && spec.action !== 'delete';
+  const after = readAfter && spec.snapshot ? await spec.snapshot(db, { id, accountId: request.principal?.accountId ?? null }) : null;
   const diff = spec.snapshot ? diffFields(before?.fields ?? null, after?.fields ?? null) : {};
   const changes = spec.withBody || !spec.snapshot ? { ...bodyChanges(request.body), ...diff } : diff;
   const who = await actorOf(db, request);
@@ -103,7 +106,7 @@ function readBefore(db: Db, spec: TAuditRoute): preHandlerHookHandler {
   };
 }
 
-function writeEntry(db: Db, log: Logger, audit: 'login' | TAuditRoute, route: string): onSendHookHandler {
+function writeEntry(db: Db, writer: AuditWriter, log: Logger, audit: 'login' | TAuditRoute, route: string): onSendHookHandler {
   return async function writeAuditEntry(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const status = reply.statusCode;
     if (audit !== 'login' && status >= 400) return payload;
@@ -112,7 +115,7 @@ function writeEntry(db: Db, log: Logger, audit: 'login' | TAuditRoute, route: st
         audit === 'login'
           ? await loginEntry(db, { body: request.body, ip: request.ip, route, requestId: request.id }, status, payload)
           : await changeEntry(db, request, audit, payload, route);
-      if (entry) await recordAudit(db, entry);
+      if (entry) await writer.write(entry);
     } catch (err) {
       // The change has committed; a lost entry is logged loudly rather than failing an answer that is true.
       log.error({ err, route, requestId: request.id }, 'audit entry not written');
@@ -126,6 +129,7 @@ function writeEntry(db: Db, log: Logger, audit: 'login' | TAuditRoute, route: st
  * Call before the modules register their routes.
  */
 export function registerAuditHooks(app: TApp, db: Db, log: Logger): void {
+  const writer = new AuditWriter(db);
   app.addHook('onRoute', (route: RouteOptions) => {
     const method = asArray(route.method).find((m) => MUTATING.has(m));
     if (!method) return;
@@ -133,6 +137,6 @@ export function registerAuditHooks(app: TApp, db: Db, log: Logger): void {
     if (!audit) return;
     const name = `${method} ${route.url}`;
     if (audit !== 'login') route.preHandler = [...asArray(route.preHandler), readBefore(db, audit)];
-    route.onSend = [...asArray(route.onSend), writeEntry(db, log, audit, name)];
+    route.onSend = [...asArray(route.onSend), writeEntry(db, writer, log, audit, name)];
   });
 }

@@ -27,12 +27,9 @@ export interface TAuditEntryInput {
   requestId: string | null;
 }
 
-/**
- * Inserts `entry`.
- * @throws the database error when the insert fails (the hooks log it: the change itself has committed).
- */
-export async function recordAudit(db: Db, entry: TAuditEntryInput): Promise<void> {
-  await db.insert(auditLog).values({
+/** The row of `entry`. */
+function rowOf(entry: TAuditEntryInput): typeof auditLog.$inferInsert {
+  return {
     at: entry.at ?? Date.now(),
     tenantId: entry.tenantId,
     actorAccountId: entry.actor.accountId,
@@ -47,5 +44,21 @@ export async function recordAudit(db: Db, entry: TAuditEntryInput): Promise<void
     changes: entry.changes,
     route: entry.route,
     requestId: entry.requestId,
-  });
+  };
+}
+
+/**
+ * Inserts `entry`.
+ * @throws the database error when the insert fails (the hooks log it: the change itself has committed).
+ */
+export async function recordAudit(db: Db, entry: TAuditEntryInput): Promise<void> {
+  await db.insert(auditLog).values(rowOf(entry));
+}
+
+/**
+ * Inserts `entries` in one statement (nothing for none).
+ * @throws the database error when the insert fails; then none is stored.
+ */
+export async function recordAudits(db: Db, entries: readonly TAuditEntryInput[]): Promise<void> {
+  if (entries.length > 0) await db.insert(auditLog).values(entries.map(rowOf));
 }

@@ -3,7 +3,7 @@
  * once after it, so an entry can keep what changed (changes.ts). A loader answers null when the entity is not there
  * (before a creation, after a deletion). Reads are by primary key or an indexed column: one short query each.
  */
-import { and, asc, eq, getTableColumns, type SQL } from 'drizzle-orm';
+import { and, asc, eq, getTableColumns, getTableName, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { Db } from '../../db/client.js';
 import {
@@ -41,18 +41,34 @@ function fieldsOf(table: PgTable, row: Record<string, unknown>): Record<string, 
 
 const numericId = (id: string): number | null => (/^\d{1,10}$/.test(id) && Number(id) <= 2 ** 31 - 1 ? Number(id) : null);
 
-/** The snapshot of `table`'s row whose `column` is the key's id (numeric unless `text`). */
+/**
+ * The snapshot of `table`'s row whose `column` is the key's id (numeric unless `text`). The query is prepared once per
+ * database (a named statement on PostgreSQL): a snapshot is read twice per change, so its building and parsing count.
+ */
 export function rowBy(table: PgTable, column: PgColumn, opts: { text?: boolean } = {}): TSnapshotLoader {
+  const columns = Object.entries(getTableColumns(table)).map(([prop, c]) => [prop, c.name] as const);
+  const name = `audit_${getTableName(table)}_by_${column.name}`;
+  const prepared = new WeakMap<Db, { execute: (p: { id: unknown }) => Promise<unknown[]> }>();
+  const queryOn = (db: Db) => {
+    let query = prepared.get(db);
+    if (!query) {
+      query = db
+        .select()
+        .from(table)
+        .where(eq(column, sql.placeholder('id')))
+        .limit(1)
+        .prepare(name);
+      prepared.set(db, query);
+    }
+    return query;
+  };
   return async (db, key) => {
     const id = opts.text ? key.id.toUpperCase() : numericId(key.id);
     if (id === null) return null;
-    const [row] = await db
-      .select()
-      .from(table)
-      .where(eq(column, id as never))
-      .limit(1);
+    const [row] = (await queryOn(db).execute({ id })) as Record<string, unknown>[];
     if (!row) return null;
-    const fields = fieldsOf(table, row as Record<string, unknown>);
+    const fields: Record<string, unknown> = {};
+    for (const [prop, columnName] of columns) fields[columnName] = row[prop];
     return { tenantId: typeof fields.tenant_id === 'number' ? fields.tenant_id : null, fields };
   };
 }
