@@ -122,6 +122,8 @@ export function testConfig(overrides: Partial<TConfig> = {}): TConfig {
     webDist: '/nonexistent',
     blobStore: process.env.TEST_BLOB_STORE === 'database' ? 'database' : 'directory',
     blobDir: mkdtempSync(join(tmpdir(), 'tessera-blobs-')),
+    // The tests' webhook receivers listen on 127.0.0.1.
+    webhookPrivateNetworks: true,
     ...overrides,
   };
 }

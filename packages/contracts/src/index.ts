@@ -50,3 +50,4 @@ export * from './model-deployments.js';
 export * from './assistant.js';
 export * from './device-credentials.js';
 export * from './device-certificates.js';
+export * from './webhooks.js';

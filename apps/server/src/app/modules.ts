@@ -29,6 +29,7 @@ import { packagePolicyRoutes } from '../modules/package-policy/routes.js';
 import { projectRoleRoutes } from '../modules/project-roles/routes.js';
 import { projectRuleRoutes } from '../modules/project-rules/routes.js';
 import { projectSettingsRoutes } from '../modules/project-settings/routes.js';
+import { webhookRoutes } from '../modules/webhooks/routes.js';
 import { projectRoutes } from '../modules/projects/routes.js';
 import { sensorRoutes } from '../modules/sensors/routes.js';
 import { telemetryRoutes } from '../modules/telemetry/routes.js';
@@ -44,6 +45,7 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/frontstage/v1', imageRoutes],
   ['/frontstage/v1', projectRoutes],
   ['/frontstage/v1', projectSettingsRoutes],
+  ['/frontstage/v1', webhookRoutes],
   ['/frontstage/v1', deviceRoutes],
   ['/frontstage/v1', deviceControlRoutes],
   ['/frontstage/v1', deviceCredentialRoutes],

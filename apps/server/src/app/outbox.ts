@@ -1,6 +1,6 @@
 /**
  * The outbox stage, started in one place (docs/ARCHITECTURE.md "The data path as stages"): one worker per channel —
- * mail (when SMTP_URL is set), LINE, Web Push and download packaging — each the shared outbox loop over its own table
+ * mail (when SMTP_URL is set), LINE, Web Push, download packaging and webhooks — each the shared outbox loop over its own table
  * (modules/outbox/outbox-loop.ts). Modules that queue rows nudge a channel through `ctx.outbox` (core/context.ts);
  * nothing is shared through module-level state, so two servers in one process keep to their own workers.
  */
@@ -17,6 +17,7 @@ import { startOutboxWorker } from '../modules/mail/outbox-worker.js';
 import type { TOutboxWorker } from '../modules/outbox/outbox-loop.js';
 import { loadVapid } from '../modules/web-push/vapid.js';
 import { startWebPushWorker } from '../modules/web-push/worker.js';
+import { startWebhookWorker } from '../modules/webhooks/worker.js';
 import type pg from 'pg';
 
 /** The outbox seam plus starting and stopping its workers. */
@@ -39,6 +40,7 @@ export function createOutboxStage(deps: { db: Db; log: Logger; config: TConfig; 
       const vapid = await loadVapid(db, await secretBoxFor(db, config.secretsKey), config);
       workers.set('web-push', startWebPushWorker({ db, log, vapid }));
       workers.set('downloads', startDownloadWorker({ db, log, blobs, pool }));
+      workers.set('webhooks', startWebhookWorker({ db, log, secretsKey: config.secretsKey, allowPrivate: config.webhookPrivateNetworks }));
     },
     async stop() {
       await Promise.all([...workers.values()].map((w) => w.stop()));

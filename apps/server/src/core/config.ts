@@ -159,6 +159,7 @@ const ZEnv = z.object({
     )
     .pipe(z.array(z.string().regex(/^https?:\/\/(\*\.)?[A-Za-z0-9.-]+(:\d{1,5})?$/, 'origins like https://fcm.googleapis.com')).min(1))
     .optional(),
+  WEBHOOK_PRIVATE_NETWORKS: ZFlag.default(false),
   ...ZServiceEnv,
 });
 
@@ -264,6 +265,8 @@ export interface TConfig extends TServiceConfig {
   vapidSubject?: string;
   /** The push-service origins a browser subscription may point at (modules/web-push/endpoint-policy.ts). */
   webPushOrigins: string[];
+  /** Webhooks may be sent to loopback and private addresses (modules/webhooks/destination-policy.ts). */
+  webhookPrivateNetworks: boolean;
   /** The audit log's settings (config-audit.ts). */
   auditRetentionDays: TAuditConfig['auditRetentionDays'];
   auditLog: TAuditConfig['auditLog'];
@@ -350,6 +353,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: number
     vapidKeys: e.VAPID_PUBLIC_KEY && e.VAPID_PRIVATE_KEY ? { publicKey: e.VAPID_PUBLIC_KEY, privateKey: e.VAPID_PRIVATE_KEY } : undefined,
     vapidSubject: e.VAPID_SUBJECT,
     webPushOrigins: e.WEB_PUSH_ORIGINS ?? [...DEFAULT_WEB_PUSH_ORIGINS],
+    webhookPrivateNetworks: e.WEBHOOK_PRIVATE_NETWORKS,
     ...auditConfigOf(e),
   };
 }

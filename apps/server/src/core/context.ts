@@ -78,7 +78,7 @@ export interface TRuleChanges {
 }
 
 /** The outbox channels: each a worker sending the pending rows of its table (modules/outbox). */
-export type TOutboxChannel = 'mail' | 'line' | 'web-push' | 'downloads';
+export type TOutboxChannel = 'mail' | 'line' | 'web-push' | 'downloads' | 'webhooks';
 
 /**
  * The outbox seam (app/outbox.ts starts one worker per channel): a module that queued rows — after the transaction

@@ -23,3 +23,4 @@ export * from './schema-assistant.js';
 export * from './schema-audit.js';
 export * from './schema-device-apis.js';
 export * from './schema-device-certificates.js';
+export * from './schema-webhooks.js';

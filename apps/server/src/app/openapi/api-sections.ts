@@ -86,8 +86,8 @@ export const API_SECTIONS: readonly TApiSection[] = [
   },
   {
     name: 'Notification',
-    routeTags: ['notification'],
-    description: 'Spec §7 Notification (/notification/v1): subscriptions, e-mail, LINE, Web Push.',
+    routeTags: ['notification', 'webhooks'],
+    description: 'Spec §7 Notification (/notification/v1): subscriptions, e-mail, LINE, Web Push; a project’s outbound webhooks.',
   },
   {
     name: 'Rule engine',

@@ -10,6 +10,7 @@ import { alerts } from '../../db/schema.js';
 import { alertAudiences } from './access.js';
 import { selectAlertViews } from './alert-view.js';
 import { presentAlert } from './presenters.js';
+import { queueAlertWebhooks } from '../webhooks/queue-alert-events.js';
 
 /**
  * Publishes each alert of `alertIds` as it is now to each account that may see it (alerts/access.ts
@@ -20,6 +21,8 @@ import { presentAlert } from './presenters.js';
 export async function publishAlertChanges(ctx: Pick<TAppContext, 'db' | 'bus' | 'log'>, alertIds: readonly number[]): Promise<void> {
   if (alertIds.length === 0) return;
   try {
+    // The projects' webhooks hear of the change through their outbox (durable, retried); the sweep catches a lost one.
+    await queueAlertWebhooks(ctx.db, alertIds);
     const views = await selectAlertViews(ctx.db).where(inArray(alerts.id, [...alertIds]));
     const audiences = await alertAudiences(
       ctx.db,
