@@ -100,10 +100,16 @@ export const API_SECTIONS: readonly TApiSection[] = [
     description: 'Spec §7 Platform telemetry (/frontstage-pt/v1): values computed from devices by a formula.',
   },
   { name: 'Dashboard', routeTags: ['dashboard'], description: 'Spec §7 Dashboard (/dashboard/v1): pages and widgets.' },
+  { name: 'Admin', routeTags: ['admin'], description: 'Platform admin: views across every tenant (telemetry storage).' },
   {
     name: 'Audit log',
     routeTags: ['audit-log'],
     description: 'Who changed what, when and from where: the audit log of a tenant, and its CSV.',
+  },
+  {
+    name: 'Device APIs',
+    routeTags: ['device-api'],
+    description: "ThingsBoard's device API over HTTP, for firmware that names itself by its access token (docs/protocol.md).",
   },
   { name: 'Operations', routeTags: ['health'], description: 'For operators: readiness of the server and its dependencies.' },
 ];
