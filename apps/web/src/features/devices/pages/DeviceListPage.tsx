@@ -10,6 +10,7 @@ import { getSession } from '../../../lib/session';
 import { useDevices, useProjectOptions } from '../api';
 import { OnlineBadge } from '../components/OnlineBadge';
 import { formatLocalTime } from '../model/format';
+import { openableRow } from '../../../components/openableRow';
 
 /** The device list page. */
 export default function DeviceListPage() {
@@ -75,11 +76,7 @@ export default function DeviceListPage() {
         dataSource={devices.data?.data ?? []}
         loading={devices.isFetching}
         locale={{ emptyText: <Empty description={t('devices.list.empty')} /> }}
-        onRow={(d) => ({
-          'data-testid': `device-row-${d.tangram_id}`,
-          style: { cursor: 'pointer' },
-          onClick: () => navigate(`/device/detail/${d.tangram_id}`),
-        })}
+        onRow={(d) => openableRow(`device-row-${d.tangram_id}`, () => navigate(`/device/detail/${d.tangram_id}`))}
         pagination={{
           current: page,
           pageSize: limit,
