@@ -8,6 +8,7 @@ import { assistantRoutes } from '../modules/assistant/routes.js';
 import { authRoutes } from '../modules/auth/routes.js';
 import { authzRequestRoutes } from '../modules/authz-requests/routes.js';
 import { customPageRoutes, customPageViewRoutes } from '../modules/custom-pages/routes.js';
+import { deviceHttpRoutes } from '../modules/device-apis/http-routes.js';
 import { deviceCredentialRoutes } from '../modules/device-apis/routes.js';
 import { deviceControlRoutes } from '../modules/device-control/routes.js';
 import { deviceRoutes } from '../modules/devices/routes.js';
@@ -40,6 +41,7 @@ type TRoutes = (app: TApp, ctx: TAppContext) => Promise<void>;
 const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['', healthRoutes],
   ['', brokerAuthRoutes],
+  ['', deviceHttpRoutes],
   ['/authorization/v1', authRoutes],
   ['/frontstage/v1', productRoutes],
   ['/frontstage/v1', imageRoutes],

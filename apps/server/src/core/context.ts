@@ -2,7 +2,7 @@
  * What every module receives: configuration, the database, token service, mail and the message bus.
  * Built once in server.ts; tests build it with test/helpers.ts.
  */
-import type { TFlowGraph } from '@tessera/contracts';
+import type { TFlowGraph, TIngestRejectReason } from '@tessera/contracts';
 import type { Logger } from 'pino';
 import type { Database, Db } from '../db/client.js';
 import type { TBlobStore } from './blob-store.js';
@@ -66,7 +66,19 @@ export interface TMessageBus {
    * @throws the database error when the other replicas could not be notified.
    */
   revokeDevice(tangramId: string): Promise<void>;
+  /**
+   * Ingests one ThingsBoard telemetry message (its JSON bytes) of the device whose access token is `token` — the HTTP
+   * device API (modules/ingest/token-telemetry.ts). Resolves once its batch, or its refusal counter, committed.
+   * @throws IngestClosedError while the server shuts down.
+   */
+  ingestTokenTelemetry(token: string, payload: Buffer): Promise<TTokenTelemetryOutcome>;
 }
+
+/** What became of a token-named telemetry message: no device has the token; refused (and counted); stored. */
+export type TTokenTelemetryOutcome =
+  | { kind: 'unknown_token' }
+  | { kind: 'refused'; reason: TIngestRejectReason; detail: string }
+  | { kind: 'stored'; points: number };
 
 /**
  * Tells this process's rule engine that rules changed so it stops using its cached copy (modules/project-rules/

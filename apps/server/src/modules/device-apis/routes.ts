@@ -16,10 +16,12 @@ const tags = ['devices'];
 /** Registers the device-credentials routes (prefix `/frontstage/v1`). */
 export async function deviceCredentialRoutes(app: TApp, ctx: TAppContext): Promise<void> {
   const schema = { tags, params: ZTangramIdParam, response: { 200: ZDeviceCredentials } };
-  app.get('/devices/:tangramId/credentials', { preHandler: requireVendor, schema }, (req) =>
+  const read = { ...schema, summary: "A device's access token, masked, and when it was issued" };
+  const rotate = { ...schema, summary: 'Issue the device a new access token, answered once in full' };
+  app.get('/devices/:tangramId/credentials', { preHandler: requireVendor, schema: read }, (req) =>
     readDeviceCredentials(ctx.db, principalOf(req), req.params.tangramId),
   );
-  app.post('/devices/:tangramId/credentials', { preHandler: [requireVendor, requireSession], schema }, (req) =>
+  app.post('/devices/:tangramId/credentials', { preHandler: [requireVendor, requireSession], schema: rotate }, (req) =>
     rotateDeviceAccessToken(ctx.db, ctx.bus, req.log, principalOf(req), req.params.tangramId),
   );
 }

@@ -57,4 +57,23 @@ describe(`docs/protocol.md mosquitto_pub example (${TEST_DB_KIND})`, () => {
     expect(await telemetryCount(server.ctx.db, dev.id, 'temperature')).toBe(4);
     expect(await telemetryCount(server.ctx.db, dev.id, 'humidity')).toBe(1);
   });
+
+  it('the ThingsBoard HTTP examples work as documented with curl', async () => {
+    const doc = await readFile(PROTOCOL_MD, 'utf8');
+    const lines = doc.split('\n').filter((l) => l.startsWith('curl ') && l.includes('<ACCESS_TOKEN>'));
+    expect(lines).toHaveLength(2);
+    const vendor = await buildVendor(server);
+    const [dev] = (await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId })).devices;
+    const issued = await server.api<TDeviceCredentials>('POST', paths.deviceCredentials(dev.tangramId), { token: vendor.token });
+    for (const line of lines) {
+      const args = shellWords(line)
+        .slice(1)
+        .map((w) => w.replace('http://localhost:8080', server.httpUrl).replace('<ACCESS_TOKEN>', issued.body.access_token as string));
+      const { stderr } = await run('curl', args, { timeout: 10_000 });
+      expect(stderr).toContain('HTTP/1.1 200');
+    }
+    // Each 200 came after the commit.
+    expect(await telemetryCount(server.ctx.db, dev.id, 'temperature')).toBe(2);
+    expect(await telemetryCount(server.ctx.db, dev.id, 'humidity')).toBe(1);
+  });
 });
