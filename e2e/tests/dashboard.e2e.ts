@@ -195,6 +195,8 @@ describe('dashboard: pages and widgets on a grid, live values, persisted layout 
     await page.mouse.down();
     await page.mouse.move(box.x + 400, box.y + box.height / 2, { steps: 12 });
     await page.mouse.up();
+    // The person is told the dragged layout was saved (it used to be saved silently).
+    await page.getByTestId('layout-saved').waitFor();
     await expect
       .poll(async () => (await savedState()).widgetList.find((w) => w.title === 'Temp now')?.layout.x)
       .toBeGreaterThan(before.layout.x);

@@ -42,6 +42,8 @@ export function RoleDeviceSelect({ projectId, initial, value, onChange }: TProps
       searchValue={typed}
       onSearch={setTyped}
       onBlur={() => setTyped('')}
+      // A pick clears the search (antd leaves a controlled search text as it is): the next search starts afresh.
+      onSelect={() => setTyped('')}
       value={value}
       onChange={onChange}
       options={options}

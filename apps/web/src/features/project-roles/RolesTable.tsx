@@ -67,7 +67,10 @@ export function RolesTable({ kind, projectId }: { kind: TRoleKind; projectId: nu
         onRow={rowTestId('role')}
         locale={{
           emptyText: (
-            <Empty description={query.q ? t('projectRoles.noMatch') : t('projectRoles.empty')} data-testid="roles-empty">
+            <Empty
+              description={query.q ? t('projectRoles.noMatch') : t(kind === 'machine' ? 'projectRoles.emptyMachine' : 'projectRoles.empty')}
+              data-testid="roles-empty"
+            >
               {!query.q && create}
             </Empty>
           ),

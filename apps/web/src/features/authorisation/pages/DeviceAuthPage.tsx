@@ -5,12 +5,13 @@
  * cancelling pending ones. A vendor answers the requests waiting for it (allow or deny with a note) and revokes access
  * it granted, after a confirmation.
  */
-import { CheckOutlined, CloseOutlined, StopOutlined } from '@ant-design/icons';
+import { CheckOutlined, CloseOutlined, HistoryOutlined, StopOutlined } from '@ant-design/icons';
 import {
   AUTHZ_DEVICE_TEXT_MAX,
   AUTHZ_PROOF_MAX,
   AUTHZ_TEXT_MAX,
   ErrorCode,
+  guardRoute,
   type TAuthzHolder,
   type TAuthzRequest,
   type TAuthzRequestInput,
@@ -19,7 +20,7 @@ import {
 import { Alert, App, Button, Card, Empty, Flex, Form, Input, Radio, Space, Table, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { rowTestId } from '../../../components/rowTestId';
 import { useListQuery } from '../../../components/usePagedQuery';
 import type { HttpError } from '../../../lib/http';
@@ -28,6 +29,9 @@ import { formatLocalTime } from '../../devices/model/format';
 import { useAskAccess, useAuthzHolders, useAuthzRequests, useDecide } from '../api';
 import { DecideModal, type TDeciding } from '../components/DecideModal';
 import { StateTag, TargetCell } from '../components/RequestParts';
+
+/** The authorisation history (spec §2 `/self-auth/history`), linked from this page's title. */
+const HISTORY_PATH = '/self-auth/history';
 
 type TAskValues = { device: string; target: TAuthzTarget; proof?: string; message?: string };
 
@@ -281,16 +285,25 @@ function HoldersCard({ onDecide }: { onDecide: (d: TDeciding) => void }) {
 /** The page. */
 export default function DeviceAuthPage() {
   const { t } = useTranslation();
-  const owner = useSession().level !== 'user';
+  const session = useSession();
+  const owner = session.level !== 'user';
+  const seesHistory = guardRoute(HISTORY_PATH, session).kind === 'allow';
   const [deciding, setDeciding] = useState<TDeciding>(null);
   // A user sees the manager's cards once some request falls under a role of its with manage_access.
   const managed = useAuthzRequests({ page: 1, limit: 1, scope: 'managed' });
   const manages = !owner && (managed.data?.total_items ?? 0) > 0;
   return (
     <Flex vertical gap={16} data-testid="authz-page">
-      <Typography.Title level={4} style={{ margin: 0 }}>
-        {t('authz.title')}
-      </Typography.Title>
+      <Flex justify="space-between" align="center" wrap gap={8}>
+        <Typography.Title level={4} style={{ margin: 0 }}>
+          {t('authz.title')}
+        </Typography.Title>
+        {seesHistory && (
+          <Link to={HISTORY_PATH} data-testid="authz-history-link">
+            <HistoryOutlined /> {t('authz.historyTitle')}
+          </Link>
+        )}
+      </Flex>
       {owner ? (
         <>
           <Alert type="info" showIcon message={t('authz.ownerHelp')} />

@@ -84,12 +84,16 @@ function PageGrid({ page }: { page: TDashboardPage }) {
     if (state.data) setWidgets(state.data.widgetList);
   }, [state.data]);
 
-  const persist = (next: TWidget[]) => {
+  /** Saves `next`; `savedText` is said once the server has it (a drag or resize has no other sign of being saved). */
+  const persist = (next: TWidget[], savedText?: string) => {
     const before = widgets;
     setWidgets(next);
     save.mutate(
       { widgetList: toSave(next) },
       {
+        onSuccess: () => {
+          if (savedText) void message.success({ content: <span data-testid="layout-saved">{savedText}</span>, key: 'layout-saved' });
+        },
         onError: (e) => {
           setWidgets(before);
           void message.error(e.message);
@@ -99,7 +103,7 @@ function PageGrid({ page }: { page: TDashboardPage }) {
   };
   const onLayoutDone = (layout: Layout) => {
     const next = withLayout(widgets, layout as readonly TGridItem[]);
-    if (!sameLayout(widgets, next)) persist(next);
+    if (!sameLayout(widgets, next)) persist(next, t('dashboard.layoutSaved'));
   };
   const onEdited = (w: { type: TWidgetType; title: string; parameter: string }) => {
     if (editing === 'new') persist([...widgets, { id: nextId.current--, ...w, layout: placeNew(w.type, widgets) }]);

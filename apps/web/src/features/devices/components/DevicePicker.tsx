@@ -76,6 +76,8 @@ export function DevicePicker<K extends TDeviceKey = 'tangram_id'>({
       searchValue={typed}
       onSearch={setTyped}
       onBlur={() => setTyped('')}
+      // A pick clears the search (antd leaves a controlled search text as it is): the next search starts afresh.
+      onSelect={() => setTyped('')}
       value={chosen}
       onChange={(next) => onChange?.(next.slice(0, max))}
       options={options}
