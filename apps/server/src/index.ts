@@ -15,4 +15,5 @@ export { compileRuleProgram } from './modules/evaluation/compile-program.js';
 export { emptyDeviceValues, fillFrame } from './modules/evaluation/device-values.js';
 export { createFrame } from './modules/evaluation/frame.js';
 export { writeIngestBatch, type TIngestBatch, type TTelemetryRowIn } from './modules/telemetry/write.js';
+export { runTelemetryStorage } from './modules/telemetry-store/storage-job.js';
 export { QR_LOGIN_CHANNEL } from './modules/auth/qr-login.js';

@@ -29,6 +29,7 @@ export * from './sensors.js';
 export * from './status-word.js';
 export * from './tangram-id.js';
 export * from './telemetry.js';
+export * from './telemetry-storage.js';
 export * from './web-push.js';
 export * from './flow-problems.js';
 export * from './flow-connection.js';

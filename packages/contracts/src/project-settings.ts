@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { ZId } from './input.js';
 import { API } from './api-paths.js';
 import { ZEmail } from './auth.js';
+import { ZRetention } from './telemetry-storage.js';
 
 /** Paths of the project settings endpoints (server routes, console and tests). */
 export const settingsPaths = {
@@ -82,7 +83,18 @@ export const ZFeeEstimate = z.object({
   sensors: z.array(ZFeeSensor),
   messages_per_month: z.number().int(),
   points_per_month: z.number().int(),
-  price: z.object({ messages_per_million: z.number(), points_per_million: z.number() }),
-  cost: z.object({ messages: z.number(), points: z.number(), total: z.number() }),
+  /**
+   * What the project keeps on disk under its retention once steady (docs/decisions/telemetry-storage.md "Fee"): raw
+   * points and rollup rows kept, and their bytes; a retention "for ever" counts `horizon_days`.
+   */
+  storage: z.object({
+    retention: ZRetention,
+    horizon_days: z.number().int(),
+    raw_points_kept: z.number().int(),
+    rollup_rows_kept: z.number().int(),
+    bytes_kept: z.number().int(),
+  }),
+  price: z.object({ messages_per_million: z.number(), points_per_million: z.number(), storage_per_gb_month: z.number() }),
+  cost: z.object({ messages: z.number(), points: z.number(), storage: z.number(), total: z.number() }),
 });
 export type TFeeEstimate = z.infer<typeof ZFeeEstimate>;

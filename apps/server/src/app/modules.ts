@@ -34,6 +34,7 @@ import { webhookRoutes } from '../modules/webhooks/routes.js';
 import { projectRoutes } from '../modules/projects/routes.js';
 import { sensorRoutes } from '../modules/sensors/routes.js';
 import { telemetryRoutes } from '../modules/telemetry/routes.js';
+import { telemetryStorageRoutes } from '../modules/telemetry-store/routes.js';
 import { webPushRoutes } from '../modules/web-push/routes.js';
 
 type TRoutes = (app: TApp, ctx: TAppContext) => Promise<void>;
@@ -47,6 +48,7 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/frontstage/v1', imageRoutes],
   ['/frontstage/v1', projectRoutes],
   ['/frontstage/v1', projectSettingsRoutes],
+  ['/frontstage/v1', telemetryStorageRoutes],
   ['/frontstage/v1', webhookRoutes],
   ['/frontstage/v1', deviceRoutes],
   ['/frontstage/v1', deviceControlRoutes],

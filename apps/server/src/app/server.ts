@@ -38,6 +38,8 @@ import { settlesWithin } from '../core/deadline.js';
 import { runShutdown, type TShutdownOutcome, type TShutdownStep } from '../core/shutdown.js';
 import { TokenService } from '../core/tokens.js';
 import { PlatformTelemetryEvaluator } from '../modules/platform-telemetry/evaluator.js';
+import { startTelemetryStorage } from '../modules/telemetry-store/storage-loop.js';
+import { prepareHotPartitions } from '../modules/telemetry-store/storage-job.js';
 
 /** The default location of the built console. */
 export const DEFAULT_WEB_DIST = fileURLToPath(new URL('../../../web/dist', import.meta.url));
@@ -62,8 +64,9 @@ export interface TRunningServer {
   httpRefusals: Readonly<Record<THttpRefusal, number>>;
   /**
    * Graceful stop within `config.shutdownTimeoutMs` (core/shutdown.ts): refuses new connections (MQTT, WebSocket,
-   * HTTP) first, stops the demo, drains ingest, closes the broker, the mail worker, HTTP and the database. Steps
-   * still running at the deadline are cut short (unacknowledged publishes are sent again by their devices).
+   * HTTP) first, stops the demo, drains ingest, closes the broker, the mail worker, HTTP, the telemetry storage job
+   * and the database. Steps still running at the deadline are cut short (unacknowledged publishes are sent again by
+   * their devices).
    * Idempotent: a second call answers the first one's outcome.
    */
   close(): Promise<TShutdownOutcome>;
@@ -110,6 +113,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
   let appClosing: Promise<void> | undefined;
   let stopDemo: (() => Promise<void>) | undefined;
   let stopOutbox: (() => Promise<void>) | undefined;
+  let stopTelemetryStorage: (() => Promise<void>) | undefined;
   let metricsListener: TMetricsListener | undefined;
   let stopDeadlineAt = Number.POSITIVE_INFINITY;
   const steps: TShutdownStep[] = [
@@ -133,6 +137,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
         await Promise.all([appClosing, metricsListener?.close()]);
       },
     },
+    { name: 'telemetry storage', run: async () => stopTelemetryStorage?.() },
     { name: 'database', run: async (deadlineAt) => (opts.database ? undefined : database.close(Math.max(0, deadlineAt - Date.now()))) },
   ];
   let stopping: Promise<TShutdownOutcome> | undefined;
@@ -227,6 +232,13 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
       log,
     );
     await listenOr(() => built.listen({ port: config.port, host: config.host }), 'PORT', config.port);
+    const storageSettings = { hotWindowMs: config.telemetryHotWindowMs };
+    if (config.telemetryStorageIntervalMs > 0) {
+      // Today's partition exists before the first point arrives (docs/decisions/telemetry-storage.md "Partitions").
+      await prepareHotPartitions(database, storageSettings).catch((err: unknown) =>
+        log.warn({ err }, 'telemetry storage: hot partitions not prepared; the job tries again'),
+      );
+    }
     const bound = messaging;
     await listenOr(() => bound.listen(built.server), 'MQTT_PORT', config.mqttPort);
     if (config.metricsPort !== undefined) {
@@ -241,13 +253,16 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
     }
     await outbox.start();
     stopOutbox = () => outbox.stop();
+    const storage = startTelemetryStorage(database, storageSettings, config.telemetryStorageIntervalMs, log);
+    stopTelemetryStorage = () => storage.stop();
 
     const httpPort = (built.server.address() as AddressInfo).port;
     const mqttPort = messaging.mqttPort();
     // The demo's simulated devices connect over plain MQTT; with MQTT_PLAIN=0 there is none (docs/deployment.md).
     if (config.demo && (config.mqttUrl || mqttPort !== null)) {
       const brokerUrl = config.mqttUrl ?? `mqtt://127.0.0.1:${mqttPort}`;
-      stopDemo = await startDemo(ctx, brokerUrl);
+      // The week of history lands in days gone cold: compress them once written, not an interval later.
+      stopDemo = await startDemo(ctx, brokerUrl, { onHistoryWritten: () => storage.runSoon() });
     }
     const metricsPort = metricsListener?.port ?? null;
     const mqttTlsPort = messaging.mqttTlsPort();

@@ -24,3 +24,4 @@ export * from './schema-audit.js';
 export * from './schema-device-apis.js';
 export * from './schema-device-certificates.js';
 export * from './schema-webhooks.js';
+export * from './schema-telemetry-storage.js';

@@ -19,12 +19,13 @@ import {
   type TProject,
   type TSimpleRule,
 } from '@tessera/contracts';
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVendor } from '../../../test/factories.js';
 import { openTestDatabase, startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { sha256, verifyPassword } from '../../core/crypto.js';
-import type { Database } from '../../db/client.js';
+import { rowsOf, type Database } from '../../db/client.js';
+import { dayStartOf, firstHotDay } from '../telemetry-store/days.js';
 import { accounts, deviceAuthz, devices, machines, products, projects, telemetryLatest, tenants } from '../../db/schema.js';
 import {
   DEMO_ACCOUNTS,
@@ -206,6 +207,25 @@ describe(`demo seed (${TEST_DB_KIND})`, () => {
     );
     expect(chart.body).toMatchObject({ source: 'rollup_1m', bucket_ms: 1_800_000 });
     expect(chart.body.points.length).toBeGreaterThanOrEqual(DEMO_HISTORY_DAYS * 48 - 1);
+  });
+
+  it('compresses the cold days of its week of history once written (the storage job runs then)', async () => {
+    const firstHot = firstHotDay(Date.now(), server.ctx.config.telemetryHotWindowMs);
+    const coldDays = Math.round((firstHot - dayStartOf(startedAt - DEMO_HISTORY_DAYS * DAY_MS)) / DAY_MS);
+    const state = async () =>
+      rowsOf<{ hot: number; days: number }>(
+        await server.ctx.db.execute(sql`select (select count(*)::int from telemetry where ts < ${firstHot})
+            + (select count(*)::int from telemetry_cold_pending) as hot,
+          (select count(distinct day_start)::int from telemetry_chunk where day_start < ${firstHot}) as days`),
+      )[0];
+    const deadline = Date.now() + 60_000;
+    let now = await state();
+    while (Date.now() < deadline && (now.hot > 0 || now.days < coldDays)) {
+      await new Promise((r) => setTimeout(r, 500));
+      now = await state();
+    }
+    expect(coldDays).toBeGreaterThanOrEqual(DEMO_HISTORY_DAYS - 2);
+    expect(now).toEqual({ hot: 0, days: coldDays });
   });
 
   it('gives the demo vendor and the demo user a first dashboard page over the devices each may see', async () => {

@@ -15,10 +15,15 @@ import { seedDemoIfEmpty } from './seed-demo.js';
 
 /**
  * Loads the demo if the database is empty, rotates the demo devices' secrets and starts the simulator on
- * `brokerUrl`. A simulator that cannot start is logged, not fatal: the console still works.
+ * `brokerUrl`. A simulator that cannot start is logged, not fatal: the console still works. `onHistoryWritten` is
+ * called once a new demo's week of history has been written (the server then compresses its cold days).
  * @returns a function that stops the simulator.
  */
-export async function startDemo(ctx: TAppContext, brokerUrl: string): Promise<() => Promise<void>> {
+export async function startDemo(
+  ctx: TAppContext,
+  brokerUrl: string,
+  opts: { onHistoryWritten?: () => void } = {},
+): Promise<() => Promise<void>> {
   const seeded = await seedDemoIfEmpty(ctx.db, ctx.ruleChanges);
   const simDevices = await rotateDemoSecrets(ctx.db);
   if (!simDevices) {
@@ -37,7 +42,9 @@ export async function startDemo(ctx: TAppContext, brokerUrl: string): Promise<()
   // A new demo gets its week of history in the background, once the simulator runs (on PGlite every query waits its
   // turn): the server is ready and the console serves while it is written, batch by batch.
   const history = new AbortController();
-  const backfilled = seeded ? backfillInBackground(ctx, simDevices, historyEndMs, history.signal) : Promise.resolve();
+  const backfilled = seeded
+    ? backfillInBackground(ctx, simDevices, historyEndMs, history.signal).then(() => opts.onHistoryWritten?.())
+    : Promise.resolve();
   return async () => {
     history.abort();
     await Promise.all([sim?.stop(), backfilled]);

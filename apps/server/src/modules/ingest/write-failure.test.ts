@@ -18,6 +18,16 @@ describe('classifyWriteFailure', () => {
     expect(classifyWriteFailure('not an error')).toBe('transient');
   });
 
+  it('retries a row routed to the default partition while its day partition was attached (23514 from the routing)', () => {
+    const rerouted = Object.assign(new Error('new row for relation "telemetry_default" violates partition constraint'), {
+      code: '23514',
+      routine: 'ExecPartitionCheckEmitError',
+    });
+    expect(classifyWriteFailure(rerouted)).toBe('transient');
+    expect(classifyWriteFailure(new Error('Failed query: insert …', { cause: rerouted }))).toBe('transient');
+    expect(classifyWriteFailure(Object.assign(new Error('violates check constraint "x"'), { code: '23514' }))).toBe('data');
+  });
+
   it('finds the SQLSTATE of a wrapped error (Drizzle puts the driver error in `cause`)', () => {
     const wrapped = new Error('Failed query: insert …', { cause: dbError('22003') });
     expect(sqlStateOf(wrapped)).toBe('22003');

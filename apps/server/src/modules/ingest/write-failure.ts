@@ -3,7 +3,7 @@
  * a failure caused by the batch's data will fail again however often it is retried, so the batch is split until the
  * messages the database refuses are isolated; any other failure (connection lost, administrator shutdown, out of
  * resources, serialization failure or deadlock, a timeout, or an error without a SQLSTATE) is retried with backoff
- * and nothing is acknowledged meanwhile.
+ * and nothing is acknowledged meanwhile — and so is a row that met a partition attached while it was being routed.
  */
 
 /** `data`: split the batch and refuse what the database will not store; `transient`: retry the same batch. */
@@ -31,8 +31,26 @@ export function sqlStateOf(err: unknown): string | null {
   return null;
 }
 
+/**
+ * Whether `err` (or an error in its `cause` chain) is PostgreSQL's "new row for relation … violates partition
+ * constraint" (23514, raised by ExecPartitionCheckEmitError): a row routed to `telemetry_default` while the storage job
+ * attached its day's partition (docs/decisions/telemetry-storage.md "Partitions"). Routed again, it goes to the new
+ * partition, so it is retried, not refused.
+ */
+function isPartitionRerouting(err: unknown): boolean {
+  let e: unknown = err;
+  for (let depth = 0; depth < CAUSE_DEPTH && typeof e === 'object' && e !== null; depth += 1) {
+    const { routine, message } = e as { routine?: unknown; message?: unknown };
+    if (routine === 'ExecPartitionCheckEmitError') return true;
+    if (typeof message === 'string' && message.includes('violates partition constraint')) return true;
+    e = (e as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
 /** Classifies a failed batch write (see {@link TWriteFailureKind}). */
 export function classifyWriteFailure(err: unknown): TWriteFailureKind {
   const state = sqlStateOf(err);
-  return state !== null && DATA_CLASSES.has(state.slice(0, 2)) ? 'data' : 'transient';
+  if (state === null || !DATA_CLASSES.has(state.slice(0, 2))) return 'transient';
+  return isPartitionRerouting(err) ? 'transient' : 'data';
 }

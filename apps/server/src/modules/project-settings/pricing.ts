@@ -9,6 +9,8 @@ export interface TPricing {
   monthDays: number;
   messagesPerMillion: number;
   pointsPerMillion: number;
+  /** NT$ per GB (10⁹ bytes) of telemetry kept on disk for a month. */
+  storagePerGbMonth: number;
 }
 
 /** Tessera's prices. */
@@ -20,4 +22,14 @@ export const PRICING: Readonly<TPricing> = {
   messagesPerMillion: 10,
   /** NT$ per million values stored for a month (each value of a point's `vs` counts). */
   pointsPerMillion: 6,
+  storagePerGbMonth: 3,
 };
+
+/**
+ * What a stored point and a rollup row cost on disk (docs/decisions/telemetry-storage.md "What was measured"):
+ * a compressed raw point 4.8 bytes (rounded up), a hot one 141 for the hot window (a day), a rollup row about 200
+ * bytes with its index. "Kept for ever" is priced at what is on disk after {@link STORAGE_HORIZON_DAYS} (still
+ * growing).
+ */
+export const STORAGE_BYTES = { compressedPoint: 5, hotPoint: 141, hotDays: 1, rollupRow: 200 } as const;
+export const STORAGE_HORIZON_DAYS = 365;

@@ -17,6 +17,8 @@ export interface TCompressResult {
   detached: string[];
   /** Days merged into chunks (from pending partitions and from `telemetry_default`). */
   days: number;
+  /** Those days' starts (UTC midnights, epoch ms; a day merged twice in one pass is listed twice). */
+  dayStarts: number[];
   /** Points merged. */
   points: number;
   /** Points a chunk already held (resent points, counted once). */
@@ -63,6 +65,7 @@ async function compressPartition(db: Db, p: TPartition, out: TCompressResult): P
       return merged;
     });
     out.days += 1;
+    out.dayStarts.push(day);
     out.points += r.points;
     out.duplicates += r.duplicates;
   }
@@ -75,11 +78,12 @@ async function compressPartition(db: Db, p: TPartition, out: TCompressResult): P
  * already compressed) into their chunks, a day per transaction.
  */
 export async function compressColdDays(db: Db, firstHotDay: number): Promise<TCompressResult> {
-  const out: TCompressResult = { detached: await detachColdPartitions(db, firstHotDay), days: 0, points: 0, duplicates: 0 };
+  const out: TCompressResult = { detached: await detachColdPartitions(db, firstHotDay), days: 0, dayStarts: [], points: 0, duplicates: 0 };
   for (const p of await listPartitions(db, 'telemetry_cold_pending')) await compressPartition(db, p, out);
   for (const day of await daysIn(db, 'telemetry_default', firstHotDay)) {
     const r = await db.transaction((tx) => mergeDayIntoChunks(tx, 'telemetry_default', day, 'delete'));
     out.days += 1;
+    out.dayStarts.push(day);
     out.points += r.points;
     out.duplicates += r.duplicates;
   }

@@ -7,9 +7,13 @@
  */
 import { DAY_MS } from '@tessera/contracts';
 import type { Database } from '../../db/client.js';
+import { sql } from 'drizzle-orm';
+import { rowsOf } from '../../db/client.js';
 import { compressColdDays, type TCompressResult } from './compress.js';
 import { firstHotDay } from './days.js';
 import { ensureHotPartitions } from './partitions.js';
+import { expireByRetention, type TExpiryBatchHook, type TExpiryResult } from './retention.js';
+import { refreshDailyUsage } from './usage-daily.js';
 
 /** The advisory lock id that makes one replica at a time run the job. */
 export const TELEMETRY_STORAGE_LOCK_ID = 727_022;
@@ -24,29 +28,82 @@ export interface TStorageSettings {
 }
 
 /** What one run did; `skipped` when another replica held the lock. */
-export type TStorageRun = { skipped: true } | ({ skipped: false; createdDays: number[] } & TCompressResult);
+export type TStorageRun =
+  | { skipped: true }
+  | ({ skipped: false; runId: number; createdDays: number[]; expired: TExpiryResult } & TCompressResult);
 
 /**
- * Runs the job once at `nowMs` (epoch ms).
- * @throws the database error of a failed step (the steps before it stay done; the next run goes on from there).
+ * Runs `work` holding the job's advisory lock on a connection of its own (PostgreSQL), or at once on PGlite (one
+ * process owns the data directory). Resolves `undefined` without running it when another replica holds the lock.
  */
-export async function runTelemetryStorage(database: Database, settings: TStorageSettings, nowMs = Date.now()): Promise<TStorageRun> {
+async function withStorageLock<T>(database: Database, work: () => Promise<T>): Promise<T | undefined> {
   const client = database.pool ? await database.pool.connect() : undefined;
   try {
     if (client) {
       const { rows } = await client.query<{ ok: boolean }>('select pg_try_advisory_lock($1) as ok', [TELEMETRY_STORAGE_LOCK_ID]);
-      if (!rows[0].ok) return { skipped: true };
+      if (!rows[0].ok) return undefined;
     }
     try {
-      const hot = firstHotDay(nowMs, settings.hotWindowMs);
-      const createdDays = await ensureHotPartitions(database.db, nowMs, hot, PARTITION_DAYS_AHEAD);
-      return { skipped: false, createdDays, ...(await compressColdDays(database.db, hot)) };
+      return await work();
     } finally {
       await client?.query('select pg_advisory_unlock($1)', [TELEMETRY_STORAGE_LOCK_ID]);
     }
   } finally {
     client?.release();
   }
+}
+
+/** Starts a row of `telemetry_storage_runs` (what the platform admin sees) and answers its id. */
+async function startRun(db: Database['db'], nowMs: number): Promise<number> {
+  const [row] = rowsOf<{ id: number }>(
+    await db.execute(sql`insert into telemetry_storage_runs (started_at) values (${nowMs}) returning id`),
+  );
+  return row.id;
+}
+
+/**
+ * Runs the job once at `nowMs` (epoch ms): hot partitions, compression of cold days (and the sizes of the days it
+ * compressed), then expiry by each project's retention. `onExpiryBatch` is a test hook (retention.ts).
+ * @throws the database error of a failed step (the steps before it stay done, the run row says the error; the next
+ * run goes on from there).
+ */
+export async function runTelemetryStorage(
+  database: Database,
+  settings: TStorageSettings,
+  nowMs = Date.now(),
+  onExpiryBatch?: TExpiryBatchHook,
+): Promise<TStorageRun> {
+  const db = database.db;
+  const run = await withStorageLock(database, async () => {
+    const runId = await startRun(db, nowMs);
+    try {
+      const hot = firstHotDay(nowMs, settings.hotWindowMs);
+      const createdDays = await ensureHotPartitions(db, nowMs, hot, PARTITION_DAYS_AHEAD);
+      const compressed = await compressColdDays(db, hot);
+      await refreshDailyUsage(db, compressed.dayStarts);
+      const expired = await expireByRetention(db, runId, nowMs, onExpiryBatch);
+      await db.execute(sql`update telemetry_storage_runs set finished_at = ${Date.now()}, days_compressed = ${compressed.days},
+        points_compressed = ${compressed.points} where id = ${runId}`);
+      return { skipped: false as const, runId, createdDays, ...compressed, expired };
+    } catch (err) {
+      const message = err instanceof Error ? err.message : String(err);
+      await db.execute(sql`update telemetry_storage_runs set error = ${message.slice(0, 500)} where id = ${runId}`).catch(() => undefined);
+      throw err;
+    }
+  });
+  return run ?? { skipped: true };
+}
+
+/**
+ * Creates the hot day partitions (today's and {@link PARTITION_DAYS_AHEAD} ahead) before the server takes points, so
+ * that the first points of a fresh database go to their day's partition rather than to `telemetry_default` (from
+ * where a later run would move them while ingest writes there). Skipped when another replica runs the job.
+ * @returns the day starts whose partitions were created.
+ * @throws the database error of a partition that could not be created (the job's next run tries again).
+ */
+export async function prepareHotPartitions(database: Database, settings: TStorageSettings, nowMs = Date.now()): Promise<number[]> {
+  const hot = firstHotDay(nowMs, settings.hotWindowMs);
+  return (await withStorageLock(database, () => ensureHotPartitions(database.db, nowMs, hot, PARTITION_DAYS_AHEAD))) ?? [];
 }
 
 /** The default hot window: one day. */

@@ -6,34 +6,53 @@ import type { Logger } from 'pino';
 import type { Database } from '../../db/client.js';
 import { runTelemetryStorage, type TStorageSettings } from './storage-job.js';
 
+/** A started storage loop. */
+export interface TStorageLoop {
+  /** Asks for a run as soon as the one under way (if any) ends, e.g. after a bulk write of past days. */
+  runSoon(): void;
+  /** Stops the loop; resolves once the run under way (if any) has ended. */
+  stop(): Promise<void>;
+}
+
 /**
- * Starts the loop: the first run right away, the next `intervalMs` after each run ends (0: never starts).
- * @returns stop(), which resolves once the run under way (if any) has ended.
+ * Starts the loop: the first run right away, the next `intervalMs` after each run ends (0: never starts; runSoon
+ * does nothing then).
  */
-export function startTelemetryStorage(
-  database: Database,
-  settings: TStorageSettings,
-  intervalMs: number,
-  log: Logger,
-): () => Promise<void> {
-  if (intervalMs <= 0) return async () => undefined;
+export function startTelemetryStorage(database: Database, settings: TStorageSettings, intervalMs: number, log: Logger): TStorageLoop {
+  if (intervalMs <= 0) return { runSoon: () => undefined, stop: async () => undefined };
   let stopped = false;
+  let isRunning = false;
+  let isWanted = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  const schedule = (delayMs: number) => {
+    clearTimeout(timer);
+    if (!stopped) timer = setTimeout(tick, delayMs);
+  };
   const tick = () => {
+    isRunning = true;
+    isWanted = false;
     running = runTelemetryStorage(database, settings)
       .then((run) => {
-        if (!run.skipped && (run.createdDays.length > 0 || run.days > 0)) log.info({ run }, 'telemetry storage');
+        if (!run.skipped && (run.createdDays.length > 0 || run.days > 0 || run.expired.chunks + run.expired.rollupRows > 0))
+          log.info({ run }, 'telemetry storage');
       })
       .catch((err: unknown) => log.warn({ err }, 'telemetry storage run failed; the next run tries again'))
       .finally(() => {
-        if (!stopped) timer = setTimeout(tick, intervalMs);
+        isRunning = false;
+        schedule(isWanted ? 0 : intervalMs);
       });
   };
   tick();
-  return async () => {
-    stopped = true;
-    clearTimeout(timer);
-    await running;
+  return {
+    runSoon: () => {
+      if (isRunning) isWanted = true;
+      else schedule(0);
+    },
+    async stop() {
+      stopped = true;
+      clearTimeout(timer);
+      await running;
+    },
   };
 }
