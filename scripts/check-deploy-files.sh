@@ -4,7 +4,8 @@
 #   pointed at a self-signed certificate made here (nginx -t opens the certificate and key).
 # - tessera.service: `systemd-analyze verify`, with ExecStart's /usr/local/bin/node pointed at this machine's node
 #   (verify checks that the program exists). verify only warns about unknown keys or bad values, so any output fails.
-# Needs nginx, openssl and systemd-analyze (.ci/run installs nginx when missing).
+# - prometheus-tessera.yml: `promtool check config`, with the token file pointed at one made here.
+# Needs nginx, openssl, systemd-analyze and promtool (.ci/run installs nginx and prometheus when missing).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 deploy="$root/docs/deploy"
@@ -37,4 +38,7 @@ if [ -n "$verify" ]; then
   echo "$verify" >&2
   exit 1
 fi
-echo "deploy files: nginx -t and systemd-analyze verify ok"
+printf 'example-metrics-token-0123456789\n' >"$work/tessera-metrics.token"
+sed -e "s|/etc/prometheus/tessera-metrics.token|$work/tessera-metrics.token|" "$deploy/prometheus-tessera.yml" >"$work/prometheus.yml"
+promtool check config "$work/prometheus.yml" >/dev/null
+echo "deploy files: nginx -t, systemd-analyze verify and promtool check config ok"

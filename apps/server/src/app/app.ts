@@ -35,7 +35,10 @@ import { isDatabaseUnavailable } from '../db/unavailable.js';
 /** Seconds a client is told to wait (Retry-After) before resending a request the unavailable database refused. */
 const DB_RETRY_AFTER_S = 5;
 
-/** What {@link buildApp} adds besides the API: the metrics, observed on every response and served at `/metrics`. */
+/**
+ * What {@link buildApp} adds besides the API: the metrics (none without METRICS_TOKEN), observed on every response
+ * and served at `/metrics`.
+ */
 export interface TBuildOptions {
   metrics?: TServerMetrics;
   /** Serve `GET /metrics` on this app (false when METRICS_PORT gives it a listener of its own). */
@@ -79,10 +82,8 @@ export async function buildApp(ctx: TAppContext, opts: TBuildOptions = {}): Prom
   app.get('/openapi.json', { schema: { hide: true } }, () => app.swagger());
 
   registerInputGuard(app);
-  if (opts.metrics) {
-    opts.metrics.observeHttp(app);
-    if (opts.metricsRoute) registerMetricsRoute(app, opts.metrics, ctx.config.metricsToken);
-  }
+  opts.metrics?.observeHttp(app);
+  if (opts.metricsRoute) registerMetricsRoute(app, opts.metrics, ctx.config.metricsToken);
   app.decorateRequest('principal', null);
   app.decorateRequest('authFailure', null);
   app.addHook('onRequest', async (request) => {

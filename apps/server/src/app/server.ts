@@ -210,7 +210,8 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
       },
     });
     messaging.setModelStateListener(modelStateListener(db, log));
-    const metrics = createMetricsStage({ messaging, rules, flows: platformRules, database });
+    // Without a token no one may read the metrics, so none are kept: the hot paths pay nothing (docs/deployment.md).
+    const metrics = config.metricsToken ? createMetricsStage({ messaging, rules, flows: platformRules, database }) : undefined;
     const built = await buildApp(
       { ...ctx, config: { ...config, webDist: config.webDist ?? DEFAULT_WEB_DIST } },
       { metrics, metricsRoute: config.metricsPort === undefined },
@@ -241,7 +242,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
     }
     const bound = messaging;
     await listenOr(() => bound.listen(built.server), 'MQTT_PORT', config.mqttPort);
-    if (config.metricsPort !== undefined) {
+    if (config.metricsPort !== undefined && metrics) {
       const port = config.metricsPort;
       await listenOr(
         async () => {

@@ -15,10 +15,13 @@ export const METRICS_PATH = '/metrics';
 
 const UNAUTHORISED = JSON.stringify({ code: ErrorCode.Unauthenticated, message: 'metrics need Authorization: Bearer <METRICS_TOKEN>' });
 
-/** Registers `GET /metrics` on `app` (hidden from the API document: it is for Prometheus, not API clients). */
-export function registerMetricsRoute(app: FastifyInstance, metrics: TServerMetrics, token: string | undefined): void {
+/**
+ * Registers `GET /metrics` on `app` (hidden from the API document: it is for Prometheus, not API clients). `metrics`
+ * is undefined when no METRICS_TOKEN is configured: nothing is observed, and every scrape is 401.
+ */
+export function registerMetricsRoute(app: FastifyInstance, metrics: TServerMetrics | undefined, token: string | undefined): void {
   app.get(METRICS_PATH, { schema: { hide: true } }, async (request, reply) => {
-    if (!isMetricsBearer(request.headers.authorization, token)) {
+    if (!metrics || !isMetricsBearer(request.headers.authorization, token)) {
       return reply.status(401).header('www-authenticate', 'Bearer').type('application/json').send(UNAUTHORISED);
     }
     return reply.type(metrics.contentType).send(await metrics.render());
