@@ -1,5 +1,6 @@
 import {
   AUDIT_MASK,
+  deviceClientId,
   paths,
   rulePaths,
   type TApiKeyCreated,
@@ -8,6 +9,7 @@ import {
   type TProduct,
   type TTokenResponse,
 } from '@tessera/contracts';
+import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject, type TBuiltProject } from '../../../test/device-factory.js';
 import { buildAccount, TEST_PASSWORD, type TBuiltAccount } from '../../../test/factories.js';
@@ -191,5 +193,25 @@ describe(`audit log: what each kind of change records (${TEST_DB_KIND})`, () => 
     });
     const again = await createProductVia(server, refreshed.body.token, 'Still the admin');
     expect((await lastAudit(db(), { entityType: 'product', entityId: String(again.id) })).actingAdminId).toBe(admin.accountId);
+  });
+
+  it('records nothing for telemetry a device publishes (ingest is not audited)', async () => {
+    const before = (await auditRows(db(), {})).length;
+    const { tangramId, secret } = built.devices[0];
+    const client = await mqtt.connectAsync(server.mqttUrl, {
+      username: tangramId,
+      password: secret,
+      clientId: deviceClientId(tangramId, 'audit'),
+      reconnectPeriod: 0,
+    });
+    try {
+      // QoS 1: the PUBACK comes after the batch committed.
+      await client.publishAsync(`devices/${tangramId}/telemetry`, JSON.stringify([{ key: 'temperature', ts: Date.now(), vs: [21.5] }]), {
+        qos: 1,
+      });
+    } finally {
+      await client.endAsync();
+    }
+    expect((await auditRows(db(), {})).length).toBe(before);
   });
 });

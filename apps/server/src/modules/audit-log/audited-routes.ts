@@ -1,7 +1,7 @@
 /**
  * Every mutating route (POST, PUT, PATCH, DELETE) and how it is audited, in one table (docs/decisions/audit-log.md
  * "Which routes"): keyed `METHOD /full/path/:param` as Fastify names the route. A mutating route not listed here is
- * still recorded, by {@link defaultAuditRoute}; {@link UNAUDITED_ROUTES} are the ones deliberately not recorded.
+ * still recorded, by defaultAuditRoute (default-route.ts); {@link UNAUDITED_ROUTES} are the ones deliberately not recorded.
  * Logins are recorded by login-audit.ts (failures too).
  */
 import {
@@ -49,16 +49,17 @@ const N = '/notification/v1';
 const R = '/rule-engine/v1';
 const AI = '/frontstage-ai/v1';
 
-const product = rowBy(products, products.id);
+/** Snapshots shared with default-route.ts. */
+export const product = rowBy(products, products.id);
 const productClass = rowBy(productClasses, productClasses.id);
-const project = rowBy(projects, projects.id);
-const device = rowBy(devices, devices.tangramId, { text: true });
+export const project = rowBy(projects, projects.id);
+export const device = rowBy(devices, devices.tangramId, { text: true });
 const sensor = rowBy(projectSensors, projectSensors.id);
 const display = rowBy(sensorDisplay, sensorDisplay.sensorId);
 const simpleRule = rowBy(projectSimpleRules, projectSimpleRules.id);
 const program = rowBy(projectBlocklyPrograms, projectBlocklyPrograms.id);
 const role = roleSnapshot(projectRoles, projectRoles.id);
-const platformRule = rowBy(platformRules, platformRules.id);
+export const platformRule = rowBy(platformRules, platformRules.id);
 const account = rowBy(accounts, accounts.id);
 
 /** Create (id from the answer), update and delete (id from the path) of one entity kind. */
@@ -334,30 +335,3 @@ export const UNAUDITED_ROUTES: ReadonlySet<string> = new Set([
 
 /** Path prefixes whose mutating routes are never recorded: one account's dashboard, and the broker's auth backend. */
 export const UNAUDITED_PREFIXES: readonly string[] = ['/dashboard/v1/', '/broker/'];
-
-/** Path segments (after the version) that name an entity, for routes the table does not list. */
-const ENTITY_BY_SEGMENT: Readonly<Record<string, { entity: string; snapshot?: TSnapshotLoader }>> = {
-  products: { entity: 'product', snapshot: product },
-  projects: { entity: 'project', snapshot: project },
-  devices: { entity: 'device', snapshot: device },
-  rules: { entity: 'platform_rule', snapshot: platformRule },
-};
-
-const ACTION_BY_METHOD: Readonly<Record<string, string>> = { POST: 'create', PUT: 'update', PATCH: 'update', DELETE: 'delete' };
-
-/**
- * How a mutating route that the table does not list is recorded: the entity named by the first path segment after
- * the version (`/frontstage/v1/projects/:id/settings` → project, with the project's snapshot), its id the first path
- * parameter, the action by method, and the request's fields. So a route added later is recorded before anyone lists it.
- */
-export function defaultAuditRoute(method: string, url: string): TAuditRoute {
-  const segments = url.split('/').filter(Boolean);
-  const version = segments.findIndex((s) => /^v\d+$/.test(s));
-  const rest = segments.slice(version + 1);
-  const first = rest.find((s) => !s.startsWith(':')) ?? 'route';
-  const firstParam = rest.find((s) => s.startsWith(':'))?.slice(1);
-  const known = ENTITY_BY_SEGMENT[first];
-  const id = firstParam ? param(firstParam) : noId;
-  const snapshot = firstParam && rest.indexOf(`:${firstParam}`) === rest.indexOf(first) + 1 ? known?.snapshot : undefined;
-  return { entity: known?.entity ?? first, action: ACTION_BY_METHOD[method] ?? method.toLowerCase(), id, snapshot, withBody: true };
-}

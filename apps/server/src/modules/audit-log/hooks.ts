@@ -9,7 +9,8 @@ import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHan
 import type { Logger } from 'pino';
 import type { TApp } from '../../core/app-type.js';
 import type { Db } from '../../db/client.js';
-import { AUDITED_ROUTES, defaultAuditRoute, UNAUDITED_PREFIXES, UNAUDITED_ROUTES } from './audited-routes.js';
+import { AUDITED_ROUTES, UNAUDITED_PREFIXES, UNAUDITED_ROUTES } from './audited-routes.js';
+import { defaultAuditRoute } from './default-route.js';
 import { bodyChanges, diffFields } from './changes.js';
 import { LOGIN_ROUTE, loginEntry } from './login-audit.js';
 import { AuditWriter } from './audit-writer.js';
