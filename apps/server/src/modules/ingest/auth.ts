@@ -113,11 +113,13 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
   async function identify(username: string | undefined, password: Buffer | undefined): Promise<TConnIdentity | null> {
     if (!username) return null;
     // ThingsBoard's device API: the access token as username, the password ignored (mosquitto_pub -u TOKEN).
-    if (!password || !isTangramId(username)) {
-      if (username === BROWSER_USERNAME || !deps.pipeline) return null;
+    // A browser (`jwt`) always presents its access token as password; it never takes the device-token path.
+    if (username !== BROWSER_USERNAME && (!password || !isTangramId(username))) {
+      if (!deps.pipeline) return null;
       const byToken = await deps.directory.deviceByTokenHash(sha256(username));
       return byToken ? { kind: 'device', device: byToken, via: 'token' } : null;
     }
+    if (!password) return null;
     if (username === BROWSER_USERNAME) {
       const res = await deps.tokens.verify(password.toString('utf8'));
       if (!res.ok) return null;
