@@ -12,6 +12,7 @@ import { registerDevices } from './register.js';
 
 const USAGE = `usage:
   sim --url mqtt://localhost:1883 --device <TANGRAMID>:<SECRET> [--device ...] [--rate 1] [--status-period 10000] [--qos 1]
+  sim --protocol thingsboard --device <TANGRAMID>:<ACCESS_TOKEN> [--device ...] [--rate 1]   (ThingsBoard's MQTT API: telemetry only)
   sim --project <id> --devices 20 --api http://localhost:8080 --token <vendor token> [--url ...] [--rate 1]
   sim --device <TANGRAMID>:<SECRET> [--device ...] --ble-code
 options:
@@ -34,6 +35,7 @@ async function main(): Promise<void> {
       token: { type: 'string' },
       'ble-code': { type: 'boolean', default: false },
       'model-fault': { type: 'string' },
+      protocol: { type: 'string', default: 'native' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -60,7 +62,11 @@ async function main(): Promise<void> {
     devices = devices.concat(registered);
   }
   if (devices.length === 0) throw new Error(`no devices\n${USAGE}`);
-  devices = devices.map((d) => ({ ...d, modelFault }));
+  if (values.protocol !== 'native' && values.protocol !== 'thingsboard') {
+    throw new Error(`--protocol takes native or thingsboard, got "${values.protocol}"`);
+  }
+  const protocol = values.protocol;
+  devices = devices.map((d) => ({ ...d, modelFault, protocol }));
   const sim = await startSimulator({
     url: values.url,
     devices,

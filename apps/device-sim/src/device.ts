@@ -10,6 +10,7 @@ import { nextStatusWord, seededRandom, valuesOf, type TRandom, type TVibrationPr
 import { ModelReceiver, type TInstalledModel, type TModelCounters, type TModelFault } from './model-receiver.js';
 import { connectWithBackoff } from './reconnect.js';
 import { applyConfig, dueKeys, initialSchedule, tickMs, type TSchedule } from './schedule.js';
+import { THINGSBOARD_TELEMETRY_TOPIC, thingsboardLogin, thingsboardTelemetry, type TSimProtocol } from './thingsboard.js';
 
 /** How long stop() waits for the acknowledgements of publishes in flight, in milliseconds. */
 export const STOP_GRACE_MS = 1_000;
@@ -38,6 +39,11 @@ export interface TDeviceRunOptions {
   vibrationProfile: TVibrationProfile;
   /** Corrupts its model downloads (model-receiver.ts MODEL_FAULTS); none by default. */
   modelFault?: TModelFault;
+  /**
+   * `thingsboard`: `secret` is the device's access token; telemetry only, on ThingsBoard's topic (thingsboard.ts), no
+   * status words, commands, config or models (not served to such logins yet). `native` by default.
+   */
+  protocol?: TSimProtocol;
 }
 
 /** A connected simulated device. */
@@ -78,9 +84,12 @@ export class SimulatedDevice {
    * @throws the first connection's refusal or socket error, except "server unavailable", which is waited out.
    */
   static async start(o: TDeviceRunOptions): Promise<SimulatedDevice> {
+    const thingsboard = o.protocol === 'thingsboard';
     const client = await connectWithBackoff(
       o.url,
-      { username: o.tangramId, password: o.secret, clientId: deviceClientId(o.tangramId) },
+      thingsboard
+        ? thingsboardLogin(o.secret, o.seed)
+        : { username: o.tangramId, password: o.secret, clientId: deviceClientId(o.tangramId) },
       {
         onRefused: () => {
           o.counters.refusals += 1;
@@ -88,6 +97,10 @@ export class SimulatedDevice {
       },
     );
     const device = new SimulatedDevice(client, o);
+    if (thingsboard) {
+      device.restartTicker();
+      return device;
+    }
     client.on('message', (topic, payload) => device.onMessage(topic, payload));
     await client.subscribeAsync([`devices/${o.tangramId}/commands/+`, topics.config(o.tangramId)], { qos: 1 });
     // A broker that refuses the model topic (a platform without AI model deployments) leaves the device without
@@ -141,6 +154,10 @@ export class SimulatedDevice {
       return { key, ts: now, vs: valuesOf(key, now, this.rnd, this.o.vibrationProfile) };
     });
     if (points.length === 0) return;
+    if (this.o.protocol === 'thingsboard') {
+      this.send(THINGSBOARD_TELEMETRY_TOPIC, JSON.stringify(thingsboardTelemetry(points)), points.length);
+      return;
+    }
     this.send(topics.telemetry(this.o.tangramId), JSON.stringify(points), points.length);
   }
 

@@ -6,6 +6,7 @@
 import { SimulatedDevice, type TSimCounters } from './device.js';
 import { DEFAULT_KEYS, type TVibrationProfile } from './generators.js';
 import type { TInstalledModel, TModelFault } from './model-receiver.js';
+import type { TSimProtocol } from './thingsboard.js';
 
 /** One simulated device's credentials. */
 export interface TSimDevice {
@@ -20,6 +21,8 @@ export interface TSimDevice {
    * download (a retry installs), `corrupt-always` every one. None by default.
    */
   modelFault?: TModelFault;
+  /** `thingsboard`: `secret` is its access token and it speaks ThingsBoard's MQTT API (thingsboard.ts). */
+  protocol?: TSimProtocol;
 }
 
 /** Simulator options. */
@@ -82,6 +85,7 @@ export async function startSimulator(opts: TSimOptions): Promise<TSimulator> {
         seed: i + 1,
         vibrationProfile: d.vibrationProfile ?? 'steady',
         modelFault: d.modelFault,
+        protocol: d.protocol,
       }),
     ),
   );
