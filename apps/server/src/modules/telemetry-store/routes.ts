@@ -14,18 +14,42 @@ export async function telemetryStorageRoutes(app: TApp, ctx: TAppContext): Promi
   const { db } = ctx;
   const tags = ['projects'];
   const vendor = { preHandler: requireVendor };
-  app.get('/projects/:id/retention', { ...vendor, schema: { tags, params: ZIdParam, response: { 200: ZRetention } } }, (req) =>
-    getRetention(db, principalOf(req).tenantId, req.params.id),
+  app.get(
+    '/projects/:id/retention',
+    { ...vendor, schema: { tags, summary: "Read a project's telemetry retention", params: ZIdParam, response: { 200: ZRetention } } },
+    (req) => getRetention(db, principalOf(req).tenantId, req.params.id),
   );
   app.put(
     '/projects/:id/retention',
-    { ...vendor, schema: { tags, params: ZIdParam, body: ZRetention, response: { 200: ZRetention } } },
+    {
+      ...vendor,
+      schema: { tags, summary: "Set a project's telemetry retention", params: ZIdParam, body: ZRetention, response: { 200: ZRetention } },
+    },
     (req) => putRetention(db, principalOf(req).tenantId, req.params.id, req.body),
   );
-  app.get('/projects/:id/storage', { ...vendor, schema: { tags, params: ZIdParam, response: { 200: ZProjectStorage } } }, (req) =>
-    getProjectStorage(db, principalOf(req).tenantId, req.params.id),
+  app.get(
+    '/projects/:id/storage',
+    {
+      ...vendor,
+      schema: {
+        tags,
+        summary: "Read a project's telemetry disk use and last expiry",
+        params: ZIdParam,
+        response: { 200: ZProjectStorage },
+      },
+    },
+    (req) => getProjectStorage(db, principalOf(req).tenantId, req.params.id),
   );
-  app.get('/admin/telemetry-storage', { preHandler: requireAdmin, schema: { tags: ['admin'], response: { 200: ZAdminStorage } } }, () =>
-    getAdminStorage(db),
+  app.get(
+    '/admin/telemetry-storage',
+    {
+      preHandler: requireAdmin,
+      schema: {
+        tags: ['admin'],
+        summary: "Read the platform's telemetry disk use and the storage job's runs",
+        response: { 200: ZAdminStorage },
+      },
+    },
+    () => getAdminStorage(db),
   );
 }
