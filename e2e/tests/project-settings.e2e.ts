@@ -98,10 +98,11 @@ describe('project notification and system tabs in Chromium', () => {
     await page.waitForURL(/\/system$/);
     expect(server.mqttPort).toBeGreaterThan(0);
     expect(await page.getByTestId('provisioning-url').textContent()).toContain(`mqtt://127.0.0.1:${server.mqttPort}`);
-    // 2 devices × (2 592 000 + 259 200) = 5 702 400 messages; × NT$10/M = 57.02, × NT$6/M = 34.21 → 91.24.
+    // 2 devices × (2 592 000 + 259 200) = 5 702 400 messages; × NT$10/M = 57.02, × NT$6/M = 34.21; kept for ever (a
+    // year): 0.80118528 GB × NT$3/GB-month = 2.40 → 93.64.
     await expect.poll(() => page.getByTestId('fee-messages').textContent()).toBe('5,702,400');
     expect(await page.getByTestId('fee-points').textContent()).toBe('5,702,400');
-    expect(await page.getByTestId('fee-total').textContent()).toBe('NT$ 91.24');
+    expect(await page.getByTestId('fee-total').textContent()).toBe('NT$ 93.64');
     expect(await page.getByTestId('fee-formula').textContent()).toContain('2 台裝置');
     await snap(page, 'project-system-tab');
   });

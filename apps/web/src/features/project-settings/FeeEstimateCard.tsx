@@ -47,6 +47,13 @@ export function FeeEstimateCard({ projectId }: { projectId: number }) {
         <Descriptions.Item label={t('projectSettings.fee.pointsCost', { price: fee.price.points_per_million })}>
           {num(fee.points_per_month / 1e6, 6)} × {fee.price.points_per_million} = {twd(fee.cost.points)}
         </Descriptions.Item>
+        <Descriptions.Item
+          label={t('projectSettings.fee.storageCost', { price: fee.price.storage_per_gb_month, days: fee.storage.horizon_days })}
+        >
+          <span data-testid="fee-storage">
+            {num(fee.storage.bytes_kept / 1e9, 3)} GB × {fee.price.storage_per_gb_month} = {twd(fee.cost.storage)}
+          </span>
+        </Descriptions.Item>
         <Descriptions.Item label={t('projectSettings.fee.total')}>
           <b data-testid="fee-total">{twd(fee.cost.total)}</b>
         </Descriptions.Item>

@@ -1,10 +1,13 @@
 /**
- * /project/detail/{id}/system: project settings, provisioning details, the cloud fee estimate and "copy project".
+ * /project/detail/{id}/system: project settings, provisioning details, telemetry retention and disk use, the cloud
+ * fee estimate and "copy project".
  */
 import { Card, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useProject } from '../projects/api';
+import { ProjectStorageCard } from '../telemetry-store/ProjectStorageCard';
+import { RetentionCard } from '../telemetry-store/RetentionCard';
 import { CopyProjectButton } from './CopyProjectButton';
 import { FeeEstimateCard } from './FeeEstimateCard';
 import { ProjectSettingsForm } from './ProjectSettingsForm';
@@ -22,6 +25,12 @@ export default function SystemTab() {
       </Card>
       <Card size="small" title={t('projectSettings.system.provisioning')}>
         <ProvisioningCard projectId={projectId} />
+      </Card>
+      <Card size="small" title={t('telemetryStore.retentionTitle')}>
+        <RetentionCard projectId={projectId} />
+      </Card>
+      <Card size="small" title={t('telemetryStore.usageTitle')}>
+        <ProjectStorageCard projectId={projectId} />
       </Card>
       <Card size="small" title={t('projectSettings.system.fee')}>
         <FeeEstimateCard projectId={projectId} />
