@@ -111,11 +111,6 @@ export const API_SECTIONS: readonly TApiSection[] = [
     routeTags: ['device-api'],
     description: "ThingsBoard's device API over HTTP, for firmware that names itself by its access token (docs/protocol.md).",
   },
-  {
-    name: 'Device APIs',
-    routeTags: ['device-api'],
-    description: "ThingsBoard's device API over HTTP, for firmware that names itself by its access token (docs/protocol.md).",
-  },
   { name: 'Operations', routeTags: ['health'], description: 'For operators: readiness of the server and its dependencies.' },
 ];
 
