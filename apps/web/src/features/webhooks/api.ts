@@ -14,7 +14,9 @@ import { http } from '../../lib/http';
 /** Query keys of the webhooks of a project. */
 export const webhookKeys = {
   list: (projectId: number) => ['webhooks', projectId] as const,
-  deliveries: (projectId: number, id: number, page: number) => ['webhooks', projectId, id, 'deliveries', page] as const,
+  /** Every page of one webhook's delivery log. */
+  deliveriesOf: (projectId: number, id: number) => [...webhookKeys.list(projectId), id, 'deliveries'] as const,
+  deliveries: (projectId: number, id: number, page: number) => [...webhookKeys.deliveriesOf(projectId, id), page] as const,
 };
 
 /** GET projects/{id}/webhooks. */
@@ -57,7 +59,7 @@ export function useSendTestWebhook(projectId: number) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: (id: number) => http.post<TWebhookDelivery>(webhookPaths.test(projectId, id)),
-    onSuccess: (_d, id) => qc.invalidateQueries({ queryKey: ['webhooks', projectId, id, 'deliveries'] }),
+    onSuccess: (_d, id) => qc.invalidateQueries({ queryKey: webhookKeys.deliveriesOf(projectId, id) }),
   });
 }
 
