@@ -186,7 +186,7 @@ describe(`products, classes and the hardware-module catalogue (${TEST_DB_KIND})`
     ]) {
       expect(Object.keys(res.body.paths[p] ?? {}), p).not.toHaveLength(0);
     }
-    expect(res.body.paths['/frontstage/v1/products/{id}'].delete.tags).toEqual(['products']);
+    expect(res.body.paths['/frontstage/v1/products/{id}'].delete.tags).toEqual(['Frontstage: products']);
   });
 
   describe('template tangramProducts', () => {
