@@ -253,7 +253,7 @@ describe('platform rules: build a flow, apply, run on real telemetry, read its t
     await snap(page, 'platform-rule-schedule');
   });
 
-  it('a user granted the section sees the rules read-only, and the editor stays with vendors', async () => {
+  it('a user granted the section sees the rules read-only, and is sent back from the editor, which stays with vendors', async () => {
     const user = await buildAccount(server, { level: 'user', tenantId: vendor.tenantId, fea: [...DEFAULT_FEATURES.user, '11'] });
     const { context, page: userPage } = await newPage(browser, server.httpUrl, 'zh-TW');
     try {
@@ -264,8 +264,10 @@ describe('platform rules: build a flow, apply, run on real telemetry, read its t
       expect(await userPage.getByTestId('rule-create').count()).toBe(0);
       expect(await userPage.getByTestId(`rule-stop-${scheduledRuleId}`).count()).toBe(0);
       await userPage.getByTestId('platform-alerts').waitFor();
+      // The editor is the vendor's: the route guard sends a user back to the rule list before any call is made.
       await userPage.goto(`/platform_rule/detail/${scheduledRuleId}`);
-      await userPage.getByTestId('rule-vendor-only').waitFor();
+      await userPage.waitForURL((url) => !url.pathname.includes('/detail/'));
+      await userPage.getByTestId('rule-read-only').waitFor();
       await snap(userPage, 'platform-rule-user-list');
     } finally {
       await context.close();
