@@ -28,6 +28,15 @@ interface TEntry<T> {
 }
 
 /** Device and project-key look-ups with a TTL cache. */
+/** The columns of a device that ingest needs ({@link TIngestDevice}), whichever credential found it. */
+const INGEST_DEVICE_COLUMNS = {
+  id: devices.id,
+  tenantId: devices.tenantId,
+  projectId: devices.projectId,
+  tangramId: devices.tangramId,
+  secretHash: devices.secretHash,
+};
+
 export class DeviceDirectory {
   private readonly deviceCache = new Map<string, TEntry<TIngestDevice | null>>();
   private readonly keyCache = new Map<number, TEntry<ReadonlySet<string>>>();
@@ -56,13 +65,7 @@ export class DeviceDirectory {
   deviceByTokenHash(tokenHash: string): Promise<TIngestDevice | null> {
     return cached(this.tokenCache, tokenHash, this.ttlMs, async () => {
       const [row] = await this.db
-        .select({
-          id: devices.id,
-          tenantId: devices.tenantId,
-          projectId: devices.projectId,
-          tangramId: devices.tangramId,
-          secretHash: devices.secretHash,
-        })
+        .select(INGEST_DEVICE_COLUMNS)
         .from(deviceAccessTokens)
         .innerJoin(devices, eq(devices.id, deviceAccessTokens.deviceId))
         .where(eq(deviceAccessTokens.tokenHash, tokenHash));
@@ -73,16 +76,7 @@ export class DeviceDirectory {
   /** The device with this (upper-case) Tangram ID, or null. */
   device(tangramId: string): Promise<TIngestDevice | null> {
     return cached(this.deviceCache, tangramId, this.ttlMs, async () => {
-      const [row] = await this.db
-        .select({
-          id: devices.id,
-          tenantId: devices.tenantId,
-          projectId: devices.projectId,
-          tangramId: devices.tangramId,
-          secretHash: devices.secretHash,
-        })
-        .from(devices)
-        .where(eq(devices.tangramId, tangramId));
+      const [row] = await this.db.select(INGEST_DEVICE_COLUMNS).from(devices).where(eq(devices.tangramId, tangramId));
       return row ?? null;
     });
   }
