@@ -52,6 +52,8 @@ describe('flow editor: refused connections, scope by name, form errors in words 
     await login(page, vendor.email, TEST_PASSWORD, 'vendor');
     // The profile's language wins at login: switch to the one asked for.
     await page.getByTestId(`language-${locale}`).click();
+    // The language is stored once its strings have loaded; a navigation before that would start in the old one.
+    await expect.poll(() => page.evaluate(() => document.documentElement.lang)).toBe(locale);
     await page.goto(`/platform_rule/detail/${ruleId}`);
     await page.getByTestId('flow-node-n4').waitFor();
     return page;
