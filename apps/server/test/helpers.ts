@@ -44,14 +44,16 @@ async function openMigratedPglite(): Promise<Database> {
 }
 
 /**
- * Opens an empty database for one test file. On PostgreSQL it creates `tessera_t_<random>` and drops it on close.
+ * Opens an empty database for one test file. On PostgreSQL it creates `tessera_t_<random>` and drops it on close; its
+ * pool has production's 10 connections (a smaller one ran out under CI load while the demo's backfill, the storage
+ * job and the test's own reads shared it).
  * @throws when TEST_DB=postgres and DATABASE_URL is not set.
  */
 export async function openTestDatabase(): Promise<Database> {
   if (TEST_DB_KIND === 'pglite') return openMigratedPglite();
   const adminUrl = process.env.DATABASE_URL;
   if (!adminUrl) throw new Error('TEST_DB=postgres needs DATABASE_URL');
-  return openScratchPostgres(adminUrl, 5, 'tessera_t');
+  return openScratchPostgres(adminUrl, 10, 'tessera_t');
 }
 
 /**
@@ -108,8 +110,8 @@ export interface TTestServer extends TRunningServer {
 }
 
 /**
- * The config of a test server: free ports, no demo, silent logs, overridable. Files go to a fresh directory, or to the
- * database when TEST_BLOB_STORE=database (a module's tests run once on each blob store).
+ * The config of a test server: free ports, no demo, silent logs (TEST_LOG_LEVEL), overridable. Files go to a fresh
+ * directory, or to the database when TEST_BLOB_STORE=database (a module's tests run once on each blob store).
  */
 export function testConfig(overrides: Partial<TConfig> = {}): TConfig {
   return {
@@ -118,7 +120,8 @@ export function testConfig(overrides: Partial<TConfig> = {}): TConfig {
     mqttPort: 0,
     host: '127.0.0.1',
     demo: false,
-    logLevel: 'silent',
+    // TEST_LOG_LEVEL=error shows a failing test's server errors (a 500's cause) on stderr.
+    logLevel: process.env.TEST_LOG_LEVEL ?? 'silent',
     webDist: '/nonexistent',
     blobStore: process.env.TEST_BLOB_STORE === 'database' ? 'database' : 'directory',
     blobDir: mkdtempSync(join(tmpdir(), 'tessera-blobs-')),
