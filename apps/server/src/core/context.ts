@@ -72,7 +72,20 @@ export interface TMessageBus {
    * @throws IngestClosedError while the server shuts down.
    */
   ingestTokenTelemetry(token: string, payload: Buffer): Promise<TTokenTelemetryOutcome>;
+  /**
+   * Ingests one native telemetry message (a JSON array of `{key, ts, vs}` points) of device `tangramId`, relayed by a
+   * LoRaWAN network server's webhook that already authenticated it (modules/ingest/device-telemetry.ts; counted as way
+   * `lorawan`). Resolves once its batch, or its refusal counter, committed.
+   * @throws IngestClosedError while the server shuts down.
+   */
+  ingestDeviceTelemetry(tangramId: string, payload: Buffer): Promise<TDeviceTelemetryOutcome>;
 }
+
+/** What became of a relayed device's telemetry message: no such device; refused (and counted); stored. */
+export type TDeviceTelemetryOutcome =
+  | { kind: 'unknown_device' }
+  | { kind: 'refused'; reason: TIngestRejectReason; detail: string }
+  | { kind: 'stored'; points: number };
 
 /** What became of a token-named telemetry message: no device has the token; refused (and counted); stored. */
 export type TTokenTelemetryOutcome =

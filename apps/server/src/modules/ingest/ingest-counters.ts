@@ -7,9 +7,10 @@ import type { TRejectReason } from './parse.js';
 
 /**
  * How a publish reached ingest: the embedded broker's plain TCP listener, its TLS listener or its `/mqtt` WebSocket;
- * an external broker's shared subscription; the queue engine's AMQP queue; ThingsBoard's HTTP device API.
+ * an external broker's shared subscription; the queue engine's AMQP queue; ThingsBoard's HTTP device API; a LoRaWAN
+ * network server's uplink webhook.
  */
-export const INGEST_WAYS = ['mqtt', 'mqtts', 'websocket', 'external_mqtt', 'queue', 'http'] as const;
+export const INGEST_WAYS = ['mqtt', 'mqtts', 'websocket', 'external_mqtt', 'queue', 'http', 'lorawan'] as const;
 /** One of {@link INGEST_WAYS}. */
 export type TIngestWay = (typeof INGEST_WAYS)[number];
 

@@ -9,6 +9,7 @@ import type { TAppContext, TMessageBus } from '../../core/context.js';
 import { createBrokerHooks } from './auth.js';
 import { createDeviceReports, type TDeviceReportListener } from './device-reports.js';
 import { DeviceDirectory } from './directory.js';
+import { ingestDeviceTelemetry } from './device-telemetry.js';
 import { ingestTokenTelemetry } from './token-telemetry.js';
 import { MQTT_MAX_PACKET_BYTES, MQTT_MAX_PACKET_BYTES_BEFORE_LOGIN, LIVE_ACCESS_FILTER, ZLiveAccessMessage } from '@tessera/contracts';
 import { BrokerGuard, type TBrokerRefusal } from './broker-guard.js';
@@ -172,6 +173,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     ingestBacklog: () => pipeline.backlog(),
     revokeDevice: (tangramId) => revocation.revoke(tangramId),
     ingestTokenTelemetry: (token, payload) => ingestTokenTelemetry({ directory, pipeline }, token, payload),
+    ingestDeviceTelemetry: (tangramId, payload) => ingestDeviceTelemetry({ directory, pipeline }, tangramId, payload, 'lorawan'),
   };
 
   return {
