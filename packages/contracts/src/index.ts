@@ -50,5 +50,6 @@ export * from './ai-models.js';
 export * from './model-deployments.js';
 export * from './assistant.js';
 export * from './device-credentials.js';
+export * from './device-attributes.js';
 export * from './device-certificates.js';
 export * from './webhooks.js';

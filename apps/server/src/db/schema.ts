@@ -23,5 +23,6 @@ export * from './schema-assistant.js';
 export * from './schema-audit.js';
 export * from './schema-device-apis.js';
 export * from './schema-device-certificates.js';
+export * from './schema-device-attributes.js';
 export * from './schema-webhooks.js';
 export * from './schema-telemetry-storage.js';
