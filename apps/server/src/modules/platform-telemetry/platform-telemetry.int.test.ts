@@ -60,7 +60,8 @@ describe(`platform telemetry: formulas over mounted devices, evaluated as points
   it('evaluates the formula × coefficient when the mounted devices publish, and keeps a point a minute', async () => {
     const made = await api<TPlatformTelemetry>('POST', p.list, input());
     expect(made.status).toBe(201);
-    expect(made.body).toMatchObject({ name: 'Line power', latest_value: null, unit: 'kW' });
+    // Nothing published yet: no value, and the reason is there from the start.
+    expect(made.body).toMatchObject({ name: 'Line power', latest_value: null, latest_error: 'm1.current has no value yet', unit: 'kW' });
     expect(made.body.devices.map((d) => [d.alias, d.tangram_id])).toEqual([
       ['m1', project.devices[0].tangramId],
       ['m2', project.devices[1].tangramId],
@@ -70,8 +71,11 @@ describe(`platform telemetry: formulas over mounted devices, evaluated as points
     const t0 = Math.floor(Date.now() / 60_000) * 60_000 - 5 * 60_000;
     await publish(0, 'current', 1.5, t0);
     // One input only: no value yet, and the reason is kept.
-    const waiting = await until(async () => (await api<TPlatformTelemetry>('GET', p.item(made.body.id))).body.latest_error ?? undefined);
-    expect(waiting).toMatch(/m2.current has no value yet/);
+    const waiting = await until(async () => {
+      const error = (await api<TPlatformTelemetry>('GET', p.item(made.body.id))).body.latest_error;
+      return error?.includes('m2') ? error : undefined;
+    });
+    expect(waiting).toBe('m2.current has no value yet');
     await publish(1, 'current', 2.5, t0 + 1_000);
     const first = await until(async () => {
       const res = await api<TPlatformTelemetry>('GET', p.item(made.body.id));
@@ -214,6 +218,27 @@ describe(`platform telemetry: formulas over mounted devices, evaluated as points
     expect(missing.body).toMatchObject({ value: null, problem: null, run_error: 'm1.humidity has no value yet' });
   });
 
+  it('lists the value of one made or edited over devices that already published at once, not only after their next point', async () => {
+    // m1.current = 3.5 and m2.current = 2.5 are stored; neither device publishes while this runs.
+    const made = await api<TPlatformTelemetry>(
+      'POST',
+      p.list,
+      input({ name: 'Motor sum', formula: 'm1.current + m2.current', coefficient: 1 }),
+    );
+    expect(made.status).toBe(201);
+    const listed = async () => (await api<TPlatformTelemetryPage>('GET', `${p.list}?q=motor`)).body.data;
+    expect((await listed()).map((x) => [x.name, x.latest_value, x.latest_error])).toEqual([['Motor sum', 6, null]]);
+    const edited = await api<TPlatformTelemetry>(
+      'PUT',
+      p.item(made.body.id),
+      input({ name: 'Motor sum', formula: 'm1.current * 10', coefficient: 1 }),
+    );
+    expect(edited.status).toBe(200);
+    expect((await listed()).map((x) => [x.name, x.latest_value])).toEqual([['Motor sum', 35]]);
+    expect((await api<TPlatformTelemetry>('GET', p.item(made.body.id))).body.latest_value).toBe(35);
+    expect((await api('DELETE', p.item(made.body.id))).status).toBe(204);
+  });
+
   it('updates, lists with search and deletes; another tenant, a user and a caller without the section are refused', async () => {
     const list = await api<TPlatformTelemetryPage>('GET', `${p.list}?q=power`);
     expect(list.body.data.map((x) => x.name)).toEqual(['Line power']);
@@ -224,7 +249,8 @@ describe(`platform telemetry: formulas over mounted devices, evaluated as points
       input({ name: 'Line current', formula: 'm1.current', coefficient: 1, unit: 'A' }),
     );
     expect(updated.status).toBe(200);
-    expect(updated.body).toMatchObject({ name: 'Line current', latest_value: null });
+    // The new formula's value on the latest current at once (m1.current = 3.5).
+    expect(updated.body).toMatchObject({ name: 'Line current', latest_value: 3.5, latest_error: null });
 
     expect((await api('GET', p.item(id), undefined, t.other.token)).status).toBe(404);
     expect((await api('PUT', p.item(id), input(), t.other.token)).status).toBe(404);

@@ -21,7 +21,7 @@ import {
   type TPlatformTelemetryStatistics,
   type TPlatformTelemetryStatisticsQuery,
 } from '@tessera/contracts';
-import { and, asc, count, eq, inArray, sql } from 'drizzle-orm';
+import { and, asc, count, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { AppError, conflict, notFound } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { rowsOf, type Db } from '../../db/client.js';
@@ -91,7 +91,7 @@ export async function getPlatformTelemetry(db: Db, principal: TPrincipal, id: nu
  */
 export async function createPlatformTelemetry(db: Db, principal: TPrincipal, input: TPlatformTelemetryInput): Promise<TPlatformTelemetry> {
   const v = ZPlatformTelemetryInput.parse(input);
-  const mounts = await checkedMounts(db, principal, v);
+  const { mounts, compiled } = await checkedMounts(db, principal, v);
   const [{ n }] = await db.select({ n: count() }).from(platformTelemetries).where(own(principal));
   if (n >= PLATFORM_TELEMETRY_MAX)
     throw conflict(`a tenant has at most ${PLATFORM_TELEMETRY_MAX} platform telemetries`, 'PLATFORM_TELEMETRY_LIMIT');
@@ -107,12 +107,13 @@ export async function createPlatformTelemetry(db: Db, principal: TPrincipal, inp
       return row.id;
     }),
   );
+  await evaluateSaved(db, id, compiled, mounts, v.coefficient);
   return getPlatformTelemetry(db, principal, id);
 }
 
 /**
  * PUT {id}: replaces name, formula, coefficient, unit and mounted devices. The stored series stays; the latest
- * value is cleared until the new formula is evaluated.
+ * value is the new formula's on the devices' latest values at once (see {@link evaluateSaved}).
  * @throws AppError 404 for another tenant's; 400 and 409 as {@link createPlatformTelemetry}.
  */
 export async function updatePlatformTelemetry(
@@ -123,7 +124,7 @@ export async function updatePlatformTelemetry(
 ): Promise<TPlatformTelemetry> {
   await ownRow(db, principal, id);
   const v = ZPlatformTelemetryInput.parse(input);
-  const mounts = await checkedMounts(db, principal, v);
+  const { mounts, compiled } = await checkedMounts(db, principal, v);
   await uniqueName(v.name, () =>
     db.transaction(async (tx) => {
       await tx
@@ -145,7 +146,37 @@ export async function updatePlatformTelemetry(
         .values(mounts.map((m, position) => ({ platformTelemetryId: id, alias: m.alias, deviceId: m.deviceId, position })));
     }),
   );
+  await evaluateSaved(db, id, compiled, mounts, v.coefficient);
   return getPlatformTelemetry(db, principal, id);
+}
+
+/**
+ * The latest value of a platform telemetry just created or edited: its formula on the mounted devices' latest
+ * values now, rather than only once one of them publishes again — until then the list said "—" while the editor's
+ * preview (and, after an edit, the detail's chart of the kept series) showed a value (docs/platform-telemetry.md
+ * "Why the list showed — "). An input without a value yet sets `latest_error` instead. Kept only if no newer value
+ * was stored meanwhile (an evaluation of a batch that committed since); no point is added to the series, which
+ * holds values evaluated as points arrive.
+ */
+async function evaluateSaved(
+  db: Db,
+  id: number,
+  compiled: TCompiledFormula,
+  mounts: readonly TMount[],
+  coefficient: number,
+): Promise<void> {
+  const result = await evaluateOnLatest(db, compiled, mounts, coefficient);
+  if (result.value === null || result.ts === null) {
+    await db
+      .update(platformTelemetries)
+      .set({ latestError: (result.run_error ?? 'no value').slice(0, 500) })
+      .where(and(eq(platformTelemetries.id, id), isNull(platformTelemetries.latestTs)));
+    return;
+  }
+  await db
+    .update(platformTelemetries)
+    .set({ latestValue: result.value, latestTs: result.ts, latestError: null })
+    .where(and(eq(platformTelemetries.id, id), or(isNull(platformTelemetries.latestTs), lte(platformTelemetries.latestTs, result.ts))));
 }
 
 /** DELETE {id}: with its mounts and series. @throws AppError 404 for another tenant's. */
@@ -349,10 +380,10 @@ async function checkedMounts(
   db: Db,
   principal: TPrincipal,
   v: { formula: string; devices: { alias: string; tangram_id: string }[] },
-): Promise<TMount[]> {
+): Promise<{ mounts: TMount[]; compiled: TCompiledFormula }> {
   const mounts = await tenantMounts(db, principal, v.devices);
   try {
-    compileFormula(v.formula, mounts);
+    return { mounts, compiled: compileFormula(v.formula, mounts) };
   } catch (err) {
     if (!(err instanceof FormulaError)) throw err;
     const { message, position } = err.problem;
@@ -360,7 +391,6 @@ async function checkedMounts(
       { path: 'formula', message, ...(position === null ? {} : { position }) },
     ]);
   }
-  return mounts;
 }
 
 /** Runs `write`; a name already used in the tenant answers 409 PLATFORM_TELEMETRY_NAME_TAKEN. */
