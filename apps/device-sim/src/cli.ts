@@ -12,7 +12,7 @@ import { registerDevices } from './register.js';
 
 const USAGE = `usage:
   sim --url mqtt://localhost:1883 --device <TANGRAMID>:<SECRET> [--device ...] [--rate 1] [--status-period 10000] [--qos 1]
-  sim --protocol thingsboard --device <TANGRAMID>:<ACCESS_TOKEN> [--device ...] [--rate 1]   (ThingsBoard's MQTT API: telemetry only)
+  sim --protocol thingsboard --device <TANGRAMID>:<ACCESS_TOKEN> [--device ...] [--rate 1]   (ThingsBoard's MQTT API: telemetry, client attributes, RPC)
   sim --project <id> --devices 20 --api http://localhost:8080 --token <vendor token> [--url ...] [--rate 1]
   sim --device <TANGRAMID>:<SECRET> [--device ...] --ble-code
 options:

@@ -10,7 +10,16 @@ import { nextStatusWord, seededRandom, valuesOf, type TRandom, type TVibrationPr
 import { ModelReceiver, type TInstalledModel, type TModelCounters, type TModelFault } from './model-receiver.js';
 import { connectWithBackoff } from './reconnect.js';
 import { applyConfig, dueKeys, initialSchedule, tickMs, type TSchedule } from './schedule.js';
-import { THINGSBOARD_TELEMETRY_TOPIC, thingsboardLogin, thingsboardTelemetry, type TSimProtocol } from './thingsboard.js';
+import {
+  THINGSBOARD_ATTRIBUTES_TOPIC,
+  THINGSBOARD_RPC_REQUEST_FILTER,
+  THINGSBOARD_TELEMETRY_TOPIC,
+  thingsboardClientAttributes,
+  thingsboardLogin,
+  thingsboardRpcAnswer,
+  thingsboardTelemetry,
+  type TSimProtocol,
+} from './thingsboard.js';
 
 /** How long stop() waits for the acknowledgements of publishes in flight, in milliseconds. */
 export const STOP_GRACE_MS = 1_000;
@@ -40,8 +49,9 @@ export interface TDeviceRunOptions {
   /** Corrupts its model downloads (model-receiver.ts MODEL_FAULTS); none by default. */
   modelFault?: TModelFault;
   /**
-   * `thingsboard`: `secret` is the device's access token; telemetry only, on ThingsBoard's topic (thingsboard.ts), no
-   * status words, commands, config or models (not served to such logins yet). `native` by default.
+   * `thingsboard`: `secret` is the device's access token; telemetry and client attributes on ThingsBoard's topics
+   * and commands as its RPC (thingsboard.ts); no status words, config or models (not served to such logins).
+   * `native` by default.
    */
   protocol?: TSimProtocol;
 }
@@ -98,6 +108,9 @@ export class SimulatedDevice {
     );
     const device = new SimulatedDevice(client, o);
     if (thingsboard) {
+      client.on('message', (topic, payload) => device.onThingsboardMessage(topic, payload));
+      await client.subscribeAsync(THINGSBOARD_RPC_REQUEST_FILTER, { qos: 1 });
+      client.publish(THINGSBOARD_ATTRIBUTES_TOPIC, JSON.stringify(thingsboardClientAttributes(o.keys, o.seed)), { qos: 1 });
       device.restartTicker();
       return device;
     }
@@ -174,6 +187,28 @@ export class SimulatedDevice {
     });
   }
 
+  /** What a command needs to know of the device now. */
+  private commandState() {
+    // A steady, seed-dependent signal strength (−45 … −74 dBm), as a device that does not move would report.
+    return {
+      keys: this.o.keys,
+      schedule: this.schedule,
+      startedAt: this.startedAt,
+      rssiDbm: -45 - (this.o.seed % 30),
+      rnd: this.rnd,
+      vibrationProfile: this.o.vibrationProfile,
+    };
+  }
+
+  /** An RPC request of ThingsBoard's API: answered as the native command would be. */
+  private onThingsboardMessage(topic: string, payload: Buffer): void {
+    const answer = thingsboardRpcAnswer(topic, safeJson(payload), this.commandState(), Date.now());
+    if (!answer) return;
+    this.client.publish(answer.topic, answer.body, { qos: 1 }, (err) => {
+      if (!err) this.o.counters.commandsAnswered += 1;
+    });
+  }
+
   private onMessage(topic: string, payload: Buffer): void {
     const id = this.o.tangramId;
     if (topic === topics.model(id)) {
@@ -190,16 +225,7 @@ export class SimulatedDevice {
     }
     const reqId = topic.split('/')[3];
     if (!topic.startsWith(`devices/${id}/commands/`) || !reqId || topic.split('/').length !== 4) return;
-    // A steady, seed-dependent signal strength (−45 … −74 dBm), as a device that does not move would report.
-    const state = {
-      keys: this.o.keys,
-      schedule: this.schedule,
-      startedAt: this.startedAt,
-      rssiDbm: -45 - (this.o.seed % 30),
-      rnd: this.rnd,
-      vibrationProfile: this.o.vibrationProfile,
-    };
-    const reply = answerCommand(safeJson(payload), state, Date.now());
+    const reply = answerCommand(safeJson(payload), this.commandState(), Date.now());
     this.client.publish(topics.commandReply(id, reqId), JSON.stringify(reply), { qos: 1 }, (err) => {
       if (!err) this.o.counters.commandsAnswered += 1;
     });

@@ -1,7 +1,8 @@
 /**
  * The simulator speaking ThingsBoard's MQTT API against a real Aedes: it logs in with the access token as username and
- * no password, and publishes `[{ts, values}]` on `v1/devices/me/telemetry` only (the server's side: apps/server
- * ingest/thingsboard-mqtt.int.test.ts).
+ * no password, reports its client attributes on `v1/devices/me/attributes` and publishes `[{ts, values}]` on
+ * `v1/devices/me/telemetry` (the server's side, RPC included: apps/server ingest/thingsboard-mqtt.int.test.ts,
+ * device-apis/rpc.int.test.ts).
  */
 import { createServer, type AddressInfo, type Server } from 'node:net';
 import { Aedes } from 'aedes';
@@ -38,7 +39,7 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('simulator --protocol things
     await new Promise<void>((resolve) => tcp.close(() => resolve()));
   });
 
-  it('logs in with the token and publishes timestamped telemetry on ThingsBoard topic only', async () => {
+  it('logs in with the token, reports its client attributes and publishes timestamped telemetry on ThingsBoard topics only', async () => {
     const sim = await startSimulator({
       url,
       devices: [
@@ -50,8 +51,14 @@ describe.skipIf(process.env.TEST_DB === 'postgres')('simulator --protocol things
     while (sim.stats().acked < 4 && Date.now() < until) await new Promise((r) => setTimeout(r, 50));
     await sim.stop();
     expect(logins[0]).toEqual({ username: TOKEN, password: undefined });
-    expect(new Set(published.map((p) => p.topic))).toEqual(new Set(['v1/devices/me/telemetry']));
-    const [first] = JSON.parse(published[0].payload) as { ts: number; values: Record<string, number> }[];
+    expect(new Set(published.map((p) => p.topic))).toEqual(new Set(['v1/devices/me/telemetry', 'v1/devices/me/attributes']));
+    expect(JSON.parse(published[0].payload)).toEqual({
+      firmware: 'tessera-sim/1.0.0',
+      sensors: 'temperature,vibration',
+      seed: expect.any(Number),
+    });
+    const telemetry = published.filter((p) => p.topic === 'v1/devices/me/telemetry');
+    const [first] = JSON.parse(telemetry[0].payload) as { ts: number; values: Record<string, number> }[];
     expect(first.ts).toBeGreaterThan(Date.now() - 60_000);
     expect(Object.keys(first.values).sort()).toEqual(['temperature', 'vibration']);
     expect(Object.values(first.values).every((v) => typeof v === 'number')).toBe(true);

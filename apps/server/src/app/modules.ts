@@ -10,6 +10,7 @@ import { authzRequestRoutes } from '../modules/authz-requests/routes.js';
 import { customPageRoutes, customPageViewRoutes } from '../modules/custom-pages/routes.js';
 import { deviceHttpRoutes } from '../modules/device-apis/http-routes.js';
 import { deviceCredentialRoutes } from '../modules/device-apis/routes.js';
+import { deviceAttributeRoutes } from '../modules/attributes/routes.js';
 import { deviceControlRoutes } from '../modules/device-control/routes.js';
 import { deviceRoutes } from '../modules/devices/routes.js';
 import { dashboardRoutes } from '../modules/dashboard/routes.js';
@@ -57,6 +58,7 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/frontstage/v1', sensorRoutes],
   ['/frontstage/v1', projectRuleRoutes],
   ['/frontstage/v1', customPageRoutes],
+  ['/frontstage/v1', deviceAttributeRoutes],
   ['/frontstage/v1', auditLogRoutes],
   ['/pages', customPageViewRoutes],
   ['/frontstage-ts/v1', telemetryRoutes],

@@ -72,6 +72,25 @@ export interface TMessageBus {
    * @throws IngestClosedError while the server shuts down.
    */
   ingestTokenTelemetry(token: string, payload: Buffer): Promise<TTokenTelemetryOutcome>;
+  /** The device whose access token is `token`, or null (cached like MQTT logins: modules/ingest/directory.ts). */
+  tokenDevice(token: string): Promise<TTokenDevice | null>;
+  /**
+   * Whether device `tangramId`, not listening on this replica, is connected by access token to another replica and
+   * subscribed to RPC (asked through the database; false at once for a device without a token).
+   */
+  isDeviceListeningElsewhere(tangramId: string): Promise<boolean>;
+  /**
+   * Waits up to `timeoutMs` for a command to device `tangramId` as an RPC request (ThingsBoard's HTTP long poll,
+   * modules/ingest/thingsboard-downlink.ts); null when none came or `signal` aborted.
+   */
+  pollRpc(tangramId: string, timeoutMs: number, signal?: AbortSignal): Promise<{ id: number; method: string; params: unknown } | null>;
+  /** Device `tangramId`'s answer to RPC request `id`, handed to the command waiting for it; false for an unknown id. */
+  answerRpc(tangramId: string, id: string, payload: Buffer): Promise<boolean>;
+  /**
+   * Sends device `tangramId` (id `deviceId`), on whichever replica it is connected by token, its shared attributes
+   * written at or after `sinceMs` and the keys `deleted`. Call after the change committed.
+   */
+  sharedAttributesChanged(tangramId: string, deviceId: number, sinceMs: number, deleted: string[]): Promise<void>;
   /**
    * Ingests one native telemetry message (a JSON array of `{key, ts, vs}` points) of device `tangramId`, relayed by a
    * LoRaWAN network server's webhook that already authenticated it (modules/ingest/device-telemetry.ts; counted as way
@@ -86,6 +105,15 @@ export type TDeviceTelemetryOutcome =
   | { kind: 'unknown_device' }
   | { kind: 'refused'; reason: TIngestRejectReason; detail: string }
   | { kind: 'stored'; points: number };
+
+/** A device found by its access token: what the HTTP device API needs of it. */
+export interface TTokenDevice {
+  id: number;
+  tenantId: number;
+  projectId: number;
+  tangramId: string;
+  secretHash: string;
+}
 
 /** What became of a token-named telemetry message: no device has the token; refused (and counted); stored. */
 export type TTokenTelemetryOutcome =

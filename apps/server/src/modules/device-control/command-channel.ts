@@ -40,7 +40,8 @@ function readReply(payload: Buffer): { ok: true; result: unknown } | { ok: false
 
 /**
  * Sends `command` to device `tangramId` as request `reqId` and waits for its reply.
- * Answers `offline` without publishing when the broker knows the device is not listening (embedded mode).
+ * Answers `offline` without publishing when the broker knows the device is not listening (embedded mode), here or —
+ * connected by access token — on another replica.
  * @throws AppError 503 BROKER_UNAVAILABLE when the broker (or the connection to it) is down or refuses the
  * subscription or the publish.
  */
@@ -52,7 +53,8 @@ export async function exchangeCommand(
   timeoutMs: number,
 ): Promise<TCommandExchange> {
   if (!bus.isUp()) throw brokerUnavailable();
-  if (bus.isDeviceListening(tangramId) === false) return { outcome: 'offline' };
+  // A device connected by access token to another replica is reached through it (ingest/thingsboard-downlink.ts).
+  if (bus.isDeviceListening(tangramId) === false && !(await bus.isDeviceListeningElsewhere(tangramId))) return { outcome: 'offline' };
 
   let onReply: (payload: Buffer) => void = () => undefined;
   const replied = new Promise<Buffer>((resolve) => {

@@ -7,7 +7,9 @@
  * account's access shrinks, {@link TBrokerHooks.dropRevokedLive} closes its browser connections that watch a device
  * it may no longer see (the console reconnects, and the ACL refuses that device). A device may also log in with its
  * access token as username (ThingsBoard's device API, docs/decisions/device-apis.md): it then publishes telemetry on
- * `v1/devices/me/telemetry`, rewritten into the native message and ingested by the same pipeline.
+ * `v1/devices/me/telemetry`, rewritten into the native message and ingested by the same pipeline, and the other
+ * `v1/devices/me/…` topics (attributes, RPC) handled by thingsboard-uplink.ts; it subscribes to shared attributes and
+ * RPC requests, which thingsboard-downlink.ts sends it.
  */
 import { TLSSocket } from 'node:tls';
 import type { AedesOptions, AuthenticateError, Client } from 'aedes';
@@ -33,8 +35,15 @@ import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import type { IngestPipeline, TIngestWay } from './pipeline.js';
 import { ThrottledLog } from '../../core/throttled-log.js';
 import { certificateDevice } from './cert-login.js';
-import { classifyThingsboardTopic, isThingsboardClientId, thingsboardClientId } from './thingsboard-acl.js';
+import {
+  classifyThingsboardTopic,
+  isThingsboardClientId,
+  isThingsboardSubscription,
+  thingsboardClientId,
+  thingsboardHandledTopic,
+} from './thingsboard-acl.js';
 import { thingsboardTelemetryToNative } from './thingsboard-telemetry.js';
+import type { ThingsboardUplink } from './thingsboard-uplink.js';
 
 /** The MQTT username a browser uses to present its access token as password. */
 export const BROWSER_USERNAME = 'jwt';
@@ -62,6 +71,8 @@ export interface THookDeps {
   log: Logger;
   /** Counts a login refused for its client id (logged once per identity every 10 s). */
   onClientIdRejected?: () => void;
+  /** Handles token devices' attribute and RPC publishes (absent: only their telemetry is taken). */
+  thingsboard?: ThingsboardUplink;
 }
 
 /** CONNACK return codes (MQTT 3.1.1 §3.2.2.3): 2 "identifier rejected", 3 "server unavailable", 5 "not authorised". */
@@ -102,6 +113,8 @@ export type TBrokerHooks = Required<Pick<AedesOptions, 'authenticate' | 'authori
   isDevice(client: Client): boolean;
   /** Closes every connection among `clients` logged in as device `tangramId` (its credentials were revoked). */
   dropDevice(clients: Iterable<Client>, tangramId: string): number;
+  /** The connections among `clients` logged in with device `tangramId`'s access token. */
+  tokenClients(clients: Iterable<Client>, tangramId: string): Client[];
 };
 
 /** Builds authenticate / authorizePublish / authorizeSubscribe for Aedes. */
@@ -146,6 +159,15 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
 
   return {
     isDevice: (client) => identities.get(client)?.kind === 'device',
+
+    tokenClients(clients, tangramId) {
+      const out: Client[] = [];
+      for (const client of clients) {
+        const identity = identities.get(client);
+        if (identity?.kind === 'device' && identity.via === 'token' && identity.device.tangramId === tangramId) out.push(client);
+      }
+      return out;
+    },
 
     dropDevice(clients, tangramId) {
       let closed = 0;
@@ -210,8 +232,20 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
       if (!client) return done(null);
       const identity = identities.get(client);
       if (identity?.kind === 'device' && identity.via === 'token') {
-        if (!deps.pipeline || classifyThingsboardTopic(packet.topic) !== 'telemetry') {
+        const topic = classifyThingsboardTopic(packet.topic);
+        if (!deps.pipeline || !topic || (topic.kind !== 'telemetry' && !deps.thingsboard)) {
           return done(new Error(`publish to ${packet.topic} not allowed`));
+        }
+        if (topic.kind !== 'telemetry') {
+          // Every token device names itself `me`: once handled, the publish is filed where no one subscribes.
+          const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+          packet.topic = thingsboardHandledTopic(identity.device.tangramId);
+          packet.retain = false;
+          deps.thingsboard?.handle(identity.device, topic, payload).then(
+            () => done(null),
+            (err: Error) => done(err),
+          );
+          return;
         }
         const svcRecvTs = Date.now();
         const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
@@ -244,8 +278,8 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
     authorizeSubscribe(client, sub, done) {
       const identity = identities.get(client);
       if (identity?.kind === 'device') {
-        // A token login is not sent shared attributes or RPC requests yet: its subscriptions are refused (0x80).
-        if (identity.via === 'token') return done(null, null);
+        // A token login subscribes to ThingsBoard's filters as written (shared attributes, answers, RPC requests).
+        if (identity.via === 'token') return done(null, deps.thingsboard && isThingsboardSubscription(sub.topic) ? sub : null);
         return done(null, canDeviceSubscribe(identity.device.tangramId, sub.topic) ? sub : null);
       }
       const accountOf = liveAccountOf(sub.topic);

@@ -29,8 +29,11 @@ export interface TEmbeddedBroker {
   attachWebSocket(httpServer: HttpServer): void;
   /** Publishes as the server (no client: ACL hooks pass it). Resolves once Aedes took it. */
   publish(topic: string, payload: string | Buffer, opts?: { qos?: 0 | 1; retain?: boolean }): Promise<void>;
-  /** Delivers every publish on the exact `topic` to `onMessage` (a server-side subscription); resolves to its removal. */
-  subscribe(topic: string, onMessage: (payload: Buffer) => void): Promise<() => Promise<void>>;
+  /**
+   * Delivers every publish matching `topic` (a filter) to `onMessage` with its topic (a server-side subscription);
+   * resolves to its removal.
+   */
+  subscribe(topic: string, onMessage: (payload: Buffer, topic: string) => void): Promise<() => Promise<void>>;
   /**
    * True when some subscription of the broker matches `topic` (a client's or the server's): a QoS 0 message on a
    * topic nobody subscribes to is delivered to no one, retained nowhere, so it need not be built or published.
@@ -145,7 +148,7 @@ export async function createEmbeddedBroker(
     },
     subscribe(topic, onMessage) {
       const deliver = (packet: AedesPublishPacket, done: () => void) => {
-        onMessage(Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload));
+        onMessage(Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload), packet.topic);
         done();
       };
       const remove = () => new Promise<void>((resolve) => aedes.unsubscribe(topic, deliver, resolve));

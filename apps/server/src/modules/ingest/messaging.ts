@@ -17,6 +17,9 @@ import { startDeviceRevocation } from './device-revocation.js';
 import { createEmbeddedBroker } from './embedded-broker.js';
 import { connectExternalBroker, type TExternalBroker } from './external-broker.js';
 import { IngestPipeline, type TBatchObserver, type TCommittedRows, type TIngestCounters } from './pipeline.js';
+import { sha256 } from '../../core/crypto.js';
+import { ThingsboardDownlink } from './thingsboard-downlink.js';
+import { ThingsboardUplink } from './thingsboard-uplink.js';
 
 function safeJson(payload: Buffer): unknown {
   try {
@@ -119,7 +122,14 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     log,
   );
   const reports = createDeviceReports();
+  // Attributes and RPC of token devices (ThingsBoard's device API); the downlink needs the broker, made below.
+  let downlink: ThingsboardDownlink | null = null;
+  const thingsboard = new ThingsboardUplink(db, log, () => {
+    if (!downlink) throw new Error('the ThingsBoard downlink is not started');
+    return downlink;
+  });
   const hooks = createBrokerHooks({
+    thingsboard: isExternal ? undefined : thingsboard,
     db,
     tokens,
     directory,
@@ -131,6 +141,18 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     },
   });
   const broker = await createEmbeddedBroker(hooks, guard, pipeline.readGate);
+  const tbDownlink = new ThingsboardDownlink({
+    database: ctx.database,
+    db,
+    log,
+    tokenClients: (tangramId) => hooks.tokenClients(broker.connectedClients(), tangramId),
+    publishLocal: (topic, payload) => broker.publish(topic, payload, { qos: 1 }),
+    isWatchedLocally: (topic) => broker.isWatched(topic),
+    listensNatively: (tangramId) => broker.isDeviceListening(tangramId),
+  });
+  downlink = tbDownlink;
+  // A command published on this broker goes to a token device as RPC, here or through another replica.
+  await broker.subscribe('devices/+/commands/+', (payload, topic) => tbDownlink.onCommandPublished(topic, payload));
   // An account's access shrank (an authorisation revoked, on this replica or another: in external mode the message
   // comes back through the broker's live relay): close its browser connections that watch a device it lost.
   await broker.subscribe(LIVE_ACCESS_FILTER, (payload) => {
@@ -169,10 +191,16 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       if (!external) throw new Error('the external MQTT broker is not connected yet');
       return external.subscribe(topic, onMessage);
     },
-    isDeviceListening: (tangramId) => (isExternal ? null : broker.isDeviceListening(tangramId)),
+    isDeviceListening: (tangramId) => (isExternal ? null : broker.isDeviceListening(tangramId) || tbDownlink.isListening(tangramId)),
     ingestBacklog: () => pipeline.backlog(),
     revokeDevice: (tangramId) => revocation.revoke(tangramId),
     ingestTokenTelemetry: (token, payload) => ingestTokenTelemetry({ directory, pipeline }, token, payload),
+    tokenDevice: (token) => directory.deviceByTokenHash(sha256(token)),
+    isDeviceListeningElsewhere: (tangramId) => (isExternal ? Promise.resolve(false) : tbDownlink.isListeningElsewhere(tangramId)),
+    pollRpc: (tangramId, timeoutMs, signal) => tbDownlink.poll(tangramId, timeoutMs, signal),
+    answerRpc: (tangramId, id, payload) => tbDownlink.rpcAnswered(tangramId, id, payload),
+    sharedAttributesChanged: (tangramId, deviceId, sinceMs, deleted) =>
+      tbDownlink.sharedAttributesChanged(tangramId, deviceId, sinceMs, deleted),
     ingestDeviceTelemetry: (tangramId, payload) => ingestDeviceTelemetry({ directory, pipeline }, tangramId, payload, 'lorawan'),
   };
 
@@ -220,6 +248,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     async close() {
       broker.stopAccepting();
       await external?.close();
+      await tbDownlink.close();
       await broker.close();
       await revocation.close();
     },

@@ -1,14 +1,22 @@
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
-import { paths, type TDeviceCredentials } from '@tessera/contracts';
+import {
+  deviceAttributePaths,
+  deviceControlPaths,
+  paths,
+  type TDeviceAttributeList,
+  type TDeviceCredentials,
+  type TDeviceInfoAnswer,
+} from '@tessera/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
-import { telemetryCount } from './ingest-test-kit.js';
+import { telemetryCount, waitUntil } from './ingest-test-kit.js';
 import { buildDeviceProject } from '../../../test/device-factory.js';
 import { buildVendor } from '../../../test/factories.js';
 
 const run = promisify(execFile);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const PROTOCOL_MD = new URL('../../../../../docs/protocol.md', import.meta.url);
 
 /** Splits a shell command line on spaces, keeping '…' quoted words whole (enough for the documented example). */
@@ -40,7 +48,7 @@ describe(`docs/protocol.md mosquitto_pub example (${TEST_DB_KIND})`, () => {
 
   it('the ThingsBoard examples work as documented with an access token', async () => {
     const doc = await readFile(PROTOCOL_MD, 'utf8');
-    const lines = doc.split('\n').filter((l) => l.startsWith('mosquitto_pub ') && l.includes('<ACCESS_TOKEN>'));
+    const lines = doc.split('\n').filter((l) => l.startsWith('mosquitto_pub ') && l.includes('<ACCESS_TOKEN>') && l.includes('/telemetry'));
     expect(lines).toHaveLength(3);
     const vendor = await buildVendor(server);
     const [dev] = (await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId })).devices;
@@ -60,7 +68,7 @@ describe(`docs/protocol.md mosquitto_pub example (${TEST_DB_KIND})`, () => {
 
   it('the ThingsBoard HTTP examples work as documented with curl', async () => {
     const doc = await readFile(PROTOCOL_MD, 'utf8');
-    const lines = doc.split('\n').filter((l) => l.startsWith('curl ') && l.includes('<ACCESS_TOKEN>'));
+    const lines = doc.split('\n').filter((l) => l.startsWith('curl ') && l.includes('<ACCESS_TOKEN>') && l.includes('/telemetry'));
     expect(lines).toHaveLength(2);
     const vendor = await buildVendor(server);
     const [dev] = (await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId })).devices;
@@ -75,5 +83,78 @@ describe(`docs/protocol.md mosquitto_pub example (${TEST_DB_KIND})`, () => {
     // Each 200 came after the commit.
     expect(await telemetryCount(server.ctx.db, dev.id, 'temperature')).toBe(2);
     expect(await telemetryCount(server.ctx.db, dev.id, 'humidity')).toBe(1);
+  });
+
+  it('the ThingsBoard attribute and RPC examples work as documented (mosquitto_pub, mosquitto_sub, curl)', async () => {
+    const doc = await readFile(PROTOCOL_MD, 'utf8').then((d) => d.split('\n'));
+    const documented = (tool: string, part: string) => {
+      const line = doc.find((l) => l.startsWith(`${tool} `) && l.includes('<ACCESS_TOKEN>') && l.includes(part));
+      expect(line, `${tool} … ${part}`).toBeDefined();
+      return shellWords(line as string).slice(1);
+    };
+    const vendor = await buildVendor(server);
+    const [dev] = (await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId })).devices;
+    const token = (await server.api<TDeviceCredentials>('POST', paths.deviceCredentials(dev.tangramId), { token: vendor.token })).body
+      .access_token as string;
+    const port = new URL(server.mqttUrl).port;
+    const mqttArgs = (args: string[], extra: string[] = []) => {
+      const out = args.map((w) => w.replace('localhost', '127.0.0.1').replace('<ACCESS_TOKEN>', token));
+      out[out.indexOf('-p') + 1] = port;
+      return [...out, ...extra];
+    };
+    const httpArgs = (args: string[], id = '') =>
+      args.map((w) => w.replace('http://localhost:8080', server.httpUrl).replace('<ACCESS_TOKEN>', token).replace('/rpc/1', `/rpc/${id}`));
+    const clientAttributes = async () =>
+      (await server.api<TDeviceAttributeList>('GET', deviceAttributePaths.scope(dev.tangramId, 'client'), { token: vendor.token })).body
+        .items;
+
+    // Attributes over MQTT: the client attributes are stored when mosquitto_pub exits; mosquitto_sub gets a shared one.
+    await run('/usr/bin/mosquitto_pub', mqttArgs(documented('mosquitto_pub', 'v1/devices/me/attributes')), { timeout: 10_000 });
+    expect((await clientAttributes()).map((a) => a.key)).toEqual(['battery', 'firmware']);
+    const attrSub = run(
+      '/usr/bin/mosquitto_sub',
+      mqttArgs(documented('mosquitto_sub', 'v1/devices/me/attributes'), ['-C', '1', '-W', '10']),
+    );
+    let printed = false;
+    void attrSub.then(
+      () => {
+        printed = true;
+      },
+      () => undefined,
+    );
+    // Set until mosquitto_sub's subscription is in place and it printed the change.
+    await waitUntil(async () => {
+      if (!printed)
+        await server.api('POST', deviceAttributePaths.scope(dev.tangramId, 'shared'), { token: vendor.token, body: { interval: 30 } });
+      await sleep(100);
+      return printed;
+    }, 8_000);
+    expect(JSON.parse((await attrSub).stdout)).toEqual({ interval: 30 });
+
+    // RPC over MQTT: mosquitto_sub prints the request, the documented mosquitto_pub answers it.
+    const rpcSub = run('/usr/bin/mosquitto_sub', mqttArgs(documented('mosquitto_sub', 'rpc/request'), ['-C', '1', '-W', '10']));
+    await waitUntil(() => server.ctx.bus.isDeviceListening(dev.tangramId) === true, 5_000);
+    const answered = server.api<TDeviceInfoAnswer>('POST', deviceControlPaths.getDeviceInfo(dev.tangramId), { token: vendor.token });
+    const [topic] = (await rpcSub).stdout.trim().split(' ');
+    const id = topic?.split('/').pop() as string;
+    const pubArgs = mqttArgs(documented('mosquitto_pub', 'rpc/response'));
+    pubArgs[pubArgs.indexOf('-t') + 1] = `v1/devices/me/rpc/response/${id}`;
+    await run('/usr/bin/mosquitto_pub', pubArgs, { timeout: 10_000 });
+    expect((await answered).body.result.firmware_version).toBe('1.4.2');
+
+    // Attributes and RPC over HTTP with curl.
+    for (const part of ['/attributes -H', '/attributes?']) {
+      const { stderr, stdout } = await run('curl', httpArgs(documented('curl', part)), { timeout: 10_000 });
+      expect(stderr).toContain('HTTP/1.1 200');
+      if (part === '/attributes?') expect(JSON.parse(stdout)).toEqual({ client: { firmware: '1.4.2' }, shared: { interval: 30 } });
+    }
+    const polled = run('curl', httpArgs(documented('curl', '/rpc?timeout')), { timeout: 25_000 });
+    await waitUntil(() => server.ctx.bus.isDeviceListening(dev.tangramId) === true, 5_000);
+    const viaHttp = server.api<TDeviceInfoAnswer>('POST', deviceControlPaths.getDeviceInfo(dev.tangramId), { token: vendor.token });
+    const request = JSON.parse((await polled).stdout) as { id: number; method: string };
+    expect(request.method).toBe('getDeviceInfo');
+    const { stderr } = await run('curl', httpArgs(documented('curl', '/rpc/1'), String(request.id)), { timeout: 10_000 });
+    expect(stderr).toContain('HTTP/1.1 200');
+    expect((await viaHttp).body.result.rssi_dbm).toBe(-58);
   });
 });

@@ -7,13 +7,56 @@ import { MQTT_CLIENT_ID_MAX } from '@tessera/contracts';
 
 /** The telemetry topic of ThingsBoard's device API. */
 export const THINGSBOARD_TELEMETRY_TOPIC = 'v1/devices/me/telemetry';
+/** Client attributes up, shared attribute updates down. */
+export const THINGSBOARD_ATTRIBUTES_TOPIC = 'v1/devices/me/attributes';
 
-/** What a token-logged device may publish: today its telemetry only (attributes and RPC are not served yet). */
-export type TThingsboardTopicKind = 'telemetry';
+/** What a token-logged device may publish: telemetry, client attributes, an attribute request, RPC answers and requests. */
+export type TThingsboardTopic =
+  | { kind: 'telemetry' }
+  | { kind: 'attributes' }
+  /** `v1/devices/me/attributes/request/{n}`: answered on `…/attributes/response/{n}`. */
+  | { kind: 'attribute_request'; n: string }
+  /** `v1/devices/me/rpc/response/{n}`: the answer to the platform's RPC request `n`. */
+  | { kind: 'rpc_response'; n: string }
+  /** `v1/devices/me/rpc/request/{n}`: an RPC from the device to the platform (answered as unsupported). */
+  | { kind: 'rpc_request'; n: string };
 
-/** The kind of a topic a token-logged device publishes on, or null when it may not publish there. */
-export function classifyThingsboardTopic(topic: string): TThingsboardTopicKind | null {
-  return topic === THINGSBOARD_TELEMETRY_TOPIC ? 'telemetry' : null;
+/** A request id in a topic: one level of 1–64 letters, digits, `-` or `_` (ThingsBoard's are integers). */
+const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
+
+/** What a topic a token-logged device publishes on is, or null when it may not publish there. */
+export function classifyThingsboardTopic(topic: string): TThingsboardTopic | null {
+  if (topic === THINGSBOARD_TELEMETRY_TOPIC) return { kind: 'telemetry' };
+  if (topic === THINGSBOARD_ATTRIBUTES_TOPIC) return { kind: 'attributes' };
+  const m = /^v1\/devices\/me\/(attributes\/request|rpc\/response|rpc\/request)\/([^/]+)$/.exec(topic);
+  if (!m || !REQUEST_ID.test(m[2] ?? '')) return null;
+  const n = m[2] as string;
+  if (m[1] === 'attributes/request') return { kind: 'attribute_request', n };
+  return m[1] === 'rpc/response' ? { kind: 'rpc_response', n } : { kind: 'rpc_request', n };
+}
+
+/**
+ * The topic filters a token-logged device may subscribe to, exactly as written: shared attribute updates, attribute
+ * answers, the platform's RPC requests, and answers to its own RPC requests.
+ */
+export const THINGSBOARD_SUBSCRIPTIONS: readonly string[] = [
+  THINGSBOARD_ATTRIBUTES_TOPIC,
+  'v1/devices/me/attributes/response/+',
+  'v1/devices/me/rpc/request/+',
+  'v1/devices/me/rpc/response/+',
+];
+
+/** Whether a token-logged device may subscribe to `filter`. */
+export function isThingsboardSubscription(filter: string): boolean {
+  return THINGSBOARD_SUBSCRIPTIONS.includes(filter);
+}
+
+/**
+ * Where the broker files a token device's publish once it is handled (no one may subscribe there): every token device
+ * names itself `me`, so the publish must not reach the others subscribed to the same `v1/devices/me/…` filter.
+ */
+export function thingsboardHandledTopic(tangramId: string): string {
+  return `tb-handled/${tangramId}`;
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * ThingsBoard's MQTT device API on the embedded broker (docs/protocol.md "ThingsBoard device API"): a device logs in
  * with its access token as username, publishes `v1/devices/me/telemetry` in the flat, timestamped and array forms,
- * and is acknowledged after the commit; refusals as on the native topic. Real clients: MQTT.js and mosquitto_pub.
+ * and is acknowledged after the commit; refusals as on the native topic (attributes and RPC: attributes.int.test.ts,
+ * device-apis/rpc.int.test.ts). Real clients: MQTT.js and mosquitto_pub.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -117,23 +118,23 @@ describe(`ThingsBoard MQTT device API (${TEST_DB_KIND})`, () => {
     expect(await telemetryCount(server.ctx.db, dev.id)).toBe(stored);
   });
 
-  it('closes a token login that publishes off v1/devices/me/telemetry or oversized, and refuses its subscriptions', async () => {
+  it('closes a token login that publishes off its v1/devices/me topics or oversized, and refuses other subscriptions', async () => {
     const native = await connect(token);
     const closedNative = closedBy(native);
     native.publish(`devices/${dev.tangramId}/telemetry`, JSON.stringify({ key: 'temperature', ts: Date.now(), vs: [99] }), { qos: 1 });
     await closedNative;
     const attributes = await connect(token);
     const closedAttributes = closedBy(attributes);
-    attributes.publish('v1/devices/me/attributes', JSON.stringify({ firmware: '1.0' }), { qos: 1 });
+    attributes.publish('v1/devices/me/claim', JSON.stringify({ secretKey: 'x' }), { qos: 1 });
     await closedAttributes;
     const big = await connect(token);
     const closedBig = closedBy(big);
     big.publish(TOPIC, Buffer.alloc(MQTT_MAX_PACKET_BYTES + 1, 0x20), { qos: 1 });
     await closedBig;
     const sub = await connect(token);
-    expect(await subscribeGranted(sub, ['v1/devices/me/rpc/request/+', `devices/${dev.tangramId}/commands/+`, '#'])).toEqual([
-      128, 128, 128,
-    ]);
+    expect(
+      await subscribeGranted(sub, ['v1/devices/me/telemetry', `devices/${dev.tangramId}/commands/+`, '#', 'v1/devices/me/rpc/request/+']),
+    ).toEqual([128, 128, 128, 1]);
     expect(await storedTs(dev.id, 'temperature')).not.toContain(99);
   });
 
