@@ -53,3 +53,4 @@ export * from './device-credentials.js';
 export * from './device-attributes.js';
 export * from './device-certificates.js';
 export * from './webhooks.js';
+export * from './lorawan.js';

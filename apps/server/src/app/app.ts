@@ -157,6 +157,7 @@ const API_PREFIXES = [
   '/dashboard/v1',
   '/client-authz/',
   '/pages/',
+  '/lorawan/',
 ];
 function isApiPath(url: string): boolean {
   return API_PREFIXES.some((p) => url.startsWith(p));

@@ -19,6 +19,8 @@ import { healthRoutes } from '../modules/health/routes.js';
 import { brokerAuthRoutes } from '../modules/ingest/rabbitmq-auth.js';
 import { imageRoutes } from '../modules/images/routes.js';
 import { lineRoutes } from '../modules/line/routes.js';
+import { lorawanRoutes } from '../modules/lorawan/routes.js';
+import { lorawanWebhookRoutes } from '../modules/lorawan/webhook-routes.js';
 import { machineRoutes } from '../modules/machines/routes.js';
 import { deviceModelRoutes, modelRolloutRoutes } from '../modules/model-deployments/routes.js';
 import { motorHealthRoutes } from '../modules/motor-health/routes.js';
@@ -44,6 +46,7 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['', healthRoutes],
   ['', brokerAuthRoutes],
   ['', deviceHttpRoutes],
+  ['', lorawanWebhookRoutes],
   ['/authorization/v1', authRoutes],
   ['/frontstage/v1', productRoutes],
   ['/frontstage/v1', imageRoutes],
@@ -51,6 +54,7 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/frontstage/v1', projectSettingsRoutes],
   ['/frontstage/v1', telemetryStorageRoutes],
   ['/frontstage/v1', webhookRoutes],
+  ['/frontstage/v1', lorawanRoutes],
   ['/frontstage/v1', deviceRoutes],
   ['/frontstage/v1', deviceControlRoutes],
   ['/frontstage/v1', deviceCredentialRoutes],

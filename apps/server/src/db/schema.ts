@@ -25,4 +25,5 @@ export * from './schema-device-apis.js';
 export * from './schema-device-certificates.js';
 export * from './schema-device-attributes.js';
 export * from './schema-webhooks.js';
+export * from './schema-lorawan.js';
 export * from './schema-telemetry-storage.js';

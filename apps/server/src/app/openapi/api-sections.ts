@@ -108,8 +108,9 @@ export const API_SECTIONS: readonly TApiSection[] = [
   },
   {
     name: 'Device APIs',
-    routeTags: ['device-api'],
-    description: "ThingsBoard's device API over HTTP, for firmware that names itself by its access token (docs/protocol.md).",
+    routeTags: ['device-api', 'lorawan'],
+    description:
+      "ThingsBoard's device API over HTTP, for firmware that names itself by its access token, and LoRaWAN network servers' uplink webhooks with their integrations and devices' DevEUIs (docs/protocol.md).",
   },
   { name: 'Operations', routeTags: ['health'], description: 'For operators: readiness of the server and its dependencies.' },
 ];

@@ -1,0 +1,171 @@
+/**
+ * One request of a network server to an integration's webhook (docs/decisions/lorawan.md, docs/protocol.md
+ * "LoRaWAN network servers"): the secret checked, the body read, the device found by DevEUI within the integration's
+ * project, the decoded payload mapped to the project's keys and handed to the one ingest pipeline — answered 200 only
+ * once its batch committed. Every authenticated request is recorded in the integration's last payloads.
+ */
+import { and, eq } from 'drizzle-orm';
+import { ErrorCode, lorawanPaths, type TLorawanNetworkServer, type TLorawanRefusal, type TLorawanUplinkAnswer } from '@tessera/contracts';
+import type { TMessageBus } from '../../core/context.js';
+import { digestEquals, sha256 } from '../../core/crypto.js';
+import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.js';
+import type { ThrottledLog } from '../../core/throttled-log.js';
+import type { Db } from '../../db/client.js';
+import { deviceLorawan, devices, lorawanIntegrations } from '../../db/schema.js';
+import { IngestClosedError } from '../ingest/commit.js';
+import { mapDecodedPayload } from './mapping.js';
+import { readNetworkServerEvent } from './uplink-body.js';
+import { recordUplink, type TUplinkRecord } from './uplink-log.js';
+
+/** What the webhook was sent. */
+export interface TUplinkRequest {
+  integrationId: number;
+  /** The network server the URL names (`…/chirpstack` or `…/tts`). */
+  networkServer: TLorawanNetworkServer;
+  /** The secret header's value, if any. */
+  secret: string | undefined;
+  /** ChirpStack's `?event=`. */
+  chirpstackEvent: string | undefined;
+  body: Buffer;
+  /** When the request arrived (epoch ms): the points' time when the network server gives none. */
+  receivedAt: number;
+}
+
+/** The webhook's answer: 200 stored, 202 refused (nothing stored, see `answer`), 204 an event that carries no uplink. */
+export type TUplinkReply = { status: 200 | 202; answer: TLorawanUplinkAnswer } | { status: 204; answer: null };
+
+/** What the webhook needs: the database, the bus into ingest, and a log that says each repeated refusal once. */
+export interface TUplinkDeps {
+  db: Db;
+  bus: Pick<TMessageBus, 'ingestDeviceTelemetry'>;
+  log: ThrottledLog;
+}
+
+/** A digest no secret has, compared against when the integration does not exist, so both refusals take as long. */
+const NO_SECRET_HASH = sha256('no integration');
+
+/**
+ * The integration `id` whose secret is `secret`.
+ * @throws AppError 401 AUTH_WRONG_CREDENTIALS when there is no such integration or the secret is missing or wrong
+ * (one answer for both, so integration ids cannot be probed).
+ */
+async function authenticate(db: Db, id: number, secret: string | undefined) {
+  const [row] = await db.select().from(lorawanIntegrations).where(eq(lorawanIntegrations.id, id));
+  const matches = digestEquals(sha256(secret ?? ''), row?.secretHash ?? NO_SECRET_HASH);
+  if (!row || !secret || !matches) throw unauthorized('unknown integration or wrong secret', ErrorCode.WrongCredentials);
+  return row;
+}
+
+/** The device of `tenantId` with `devEui`: its Tangram ID and project, or null. */
+async function deviceByDevEui(db: Db, tenantId: number, devEui: string) {
+  const [row] = await db
+    .select({ tangramId: devices.tangramId, projectId: devices.projectId })
+    .from(deviceLorawan)
+    .innerJoin(devices, eq(devices.id, deviceLorawan.deviceId))
+    .where(and(eq(deviceLorawan.tenantId, tenantId), eq(deviceLorawan.devEui, devEui)));
+  return row ?? null;
+}
+
+/**
+ * Handles one webhook request.
+ * @throws AppError 401 (unknown integration, wrong secret), 404 (the URL names the other network server), 400
+ * (not JSON, or not a shape of that network server: recorded), 429 (over the device's rate: recorded), 503 (the server
+ * is stopping: nothing stored, the network server may retry).
+ */
+export async function receiveUplink(deps: TUplinkDeps, req: TUplinkRequest): Promise<TUplinkReply> {
+  const integration = await authenticate(deps.db, req.integrationId, req.secret);
+  if (integration.networkServer !== req.networkServer) {
+    throw notFound(
+      `this integration takes ${integration.networkServer}: ${lorawanPaths.webhook(integration.id, integration.networkServer)}`,
+    );
+  }
+  const base = { integrationId: integration.id, receivedAt: req.receivedAt, body: req.body };
+  const record = (entry: Omit<TUplinkRecord, keyof typeof base>) =>
+    recordUplink(deps.db, { ...base, ...entry }).catch((err: unknown) =>
+      deps.log.warn(`lorawan-log:${integration.id}`, { err: String(err), integrationId: integration.id }, 'LoRaWAN payload not logged'),
+    );
+  const refuse = async (
+    status: 202 | 400 | 429,
+    reason: TLorawanRefusal,
+    detail: string,
+    event: string,
+    devEui: string | null,
+    tangramId: string | null = null,
+  ) => {
+    await record({ event, devEui, tangramId, outcome: 'refused', reason, detail, points: 0, status });
+    if (status === 400) throw badRequest(`${reason}: ${detail}`);
+    if (status === 429) throw new AppError(429, ErrorCode.RateLimited, detail, undefined, 1);
+    return { status: 202, answer: { stored: 0, refused: reason, detail } } satisfies TUplinkReply;
+  };
+
+  let json: unknown;
+  try {
+    json = JSON.parse(req.body.toString('utf8'));
+  } catch {
+    return refuse(
+      400,
+      'malformed',
+      'the body is not JSON (set the integration to send JSON, not Protobuf)',
+      req.chirpstackEvent ?? '?',
+      null,
+    );
+  }
+  const read = readNetworkServerEvent(req.networkServer, json, req.chirpstackEvent);
+  if ('error' in read) return refuse(400, 'malformed', read.error, req.chirpstackEvent ?? '?', null);
+  if (read.event !== 'up') {
+    await record({
+      event: read.event,
+      devEui: read.devEui,
+      tangramId: null,
+      outcome: 'ignored',
+      reason: null,
+      detail: '',
+      points: 0,
+      status: 204,
+    });
+    return { status: 204, answer: null };
+  }
+  const devEui = read.devEui as string;
+  const device = await deviceByDevEui(deps.db, integration.tenantId, devEui);
+  if (!device || device.projectId !== integration.projectId) {
+    const detail = device ? `DevEUI ${devEui} is a device of another project` : `no device of this tenant has DevEUI ${devEui}`;
+    deps.log.warn(
+      `lorawan-device:${integration.id}:${devEui}`,
+      { integrationId: integration.id, devEui },
+      'LoRaWAN uplink of an unknown device',
+    );
+    return refuse(202, 'unknown_device', detail, 'up', devEui);
+  }
+  if (!read.decoded)
+    return refuse(
+      202,
+      'not_decoded',
+      'the uplink has no decoded payload (no codec or payload formatter ran)',
+      'up',
+      devEui,
+      device.tangramId,
+    );
+  const points = mapDecodedPayload(read.decoded, integration.mapping, read.receivedAtMs ?? req.receivedAt);
+  if (points.length === 0)
+    return refuse(202, 'nothing_mapped', 'no mapped field is in the decoded payload', 'up', devEui, device.tangramId);
+
+  const outcome = await deps.bus.ingestDeviceTelemetry(device.tangramId, Buffer.from(JSON.stringify(points))).catch((err: unknown) => {
+    if (err instanceof IngestClosedError) throw new AppError(503, ErrorCode.DatabaseUnavailable, 'the server is stopping: retry');
+    throw err;
+  });
+  if (outcome.kind === 'unknown_device') return refuse(202, 'unknown_device', `DevEUI ${devEui}'s device was just deleted`, 'up', devEui);
+  if (outcome.kind === 'refused') {
+    return refuse(outcome.reason === 'rate_limited' ? 429 : 202, outcome.reason, outcome.detail, 'up', devEui, device.tangramId);
+  }
+  await record({
+    event: 'up',
+    devEui,
+    tangramId: device.tangramId,
+    outcome: 'stored',
+    reason: null,
+    detail: '',
+    points: outcome.points,
+    status: 200,
+  });
+  return { status: 200, answer: { stored: outcome.points } };
+}

@@ -1,0 +1,59 @@
+/**
+ * The uplink webhook network servers POST to (docs/protocol.md "LoRaWAN network servers"):
+ * `POST /lorawan/v1/{integrationId}/chirpstack?event=up` (ChirpStack v4's HTTP integration, JSON encoding) and
+ * `POST /lorawan/v1/{integrationId}/tts` (The Things Stack v3's webhook, JSON format), the integration's secret in
+ * the `x-tessera-secret` header. 200 `{stored}` only once the points are committed; 202 `{stored: 0, refused, detail}`
+ * when the request was fine but its uplink was not stored (unknown DevEUI, no decoded payload, a value ingest refuses);
+ * 204 for events that carry no uplink; 400, 401, 404, 413, 429, 503 as receive-uplink.ts says.
+ */
+import { LORAWAN_NETWORK_SERVERS, LORAWAN_SECRET_HEADER, MQTT_MAX_PACKET_BYTES, ZIdText, ZLorawanUplinkAnswer } from '@tessera/contracts';
+import { z } from 'zod';
+import type { TApp } from '../../core/app-type.js';
+import type { TAppContext } from '../../core/context.js';
+import { ThrottledLog } from '../../core/throttled-log.js';
+import { receiveUplink } from './receive-uplink.js';
+
+/** Requests per integration and window (in memory, per replica): 100 a second on average, a whole application's uplinks. */
+export const LORAWAN_WEBHOOK_RATE_LIMIT = { max: 1000, timeWindow: 10_000 } as const;
+
+const ZWebhookParams = z.object({ integrationId: ZIdText, networkServer: z.enum(LORAWAN_NETWORK_SERVERS) });
+const ZWebhookQuery = z.object({ event: z.string().max(32).optional() });
+
+/** Registers the uplink webhook (prefix `''`). */
+export async function lorawanWebhookRoutes(app: TApp, ctx: TAppContext): Promise<void> {
+  const log = new ThrottledLog(ctx.log);
+  // The body is read as the bytes that came, whatever the content type, so the log shows what was sent.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MQTT_MAX_PACKET_BYTES }, (_req, body, done) => done(null, body));
+  app.post(
+    '/lorawan/v1/:integrationId/:networkServer',
+    {
+      schema: {
+        tags: ['device-api'],
+        summary: "A LoRaWAN network server's uplink webhook (ChirpStack v4, The Things Stack v3)",
+        params: ZWebhookParams,
+        querystring: ZWebhookQuery,
+        response: { 200: ZLorawanUplinkAnswer, 202: ZLorawanUplinkAnswer, 204: z.null() },
+      },
+      config: {
+        rateLimit: { ...LORAWAN_WEBHOOK_RATE_LIMIT, keyGenerator: (req) => (req.params as { integrationId?: string }).integrationId ?? '' },
+      },
+    },
+    async (req, reply) => {
+      const secret = req.headers[LORAWAN_SECRET_HEADER];
+      const result = await receiveUplink(
+        { db: ctx.db, bus: ctx.bus, log },
+        {
+          integrationId: req.params.integrationId,
+          networkServer: req.params.networkServer,
+          secret: typeof secret === 'string' ? secret : undefined,
+          chirpstackEvent: req.query.event,
+          body: Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0),
+          receivedAt: Date.now(),
+        },
+      );
+      if (result.status === 204) return reply.status(204).send(null);
+      return reply.status(result.status).send(result.answer);
+    },
+  );
+}
