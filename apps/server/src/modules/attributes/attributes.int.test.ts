@@ -9,6 +9,7 @@ import { promisify } from 'node:util';
 import {
   ATTRIBUTE_VALUE_MAX_BYTES,
   ATTRIBUTES_PER_MESSAGE_MAX,
+  ATTRIBUTES_PER_SCOPE_MAX,
   deviceAttributePaths as ap,
   paths,
   type TDeviceAttributeList,
@@ -223,6 +224,23 @@ describe(`device attributes (${TEST_DB_KIND})`, () => {
     expect((await server.api('DELETE', ap.key(dev.tangramId, 'shared', 'missing'), { token: vendor.token })).status).toBe(404);
     expect((await server.api('GET', `/frontstage/v1/devices/${dev.tangramId}/attributes/other`, { token: vendor.token })).status).toBe(400);
     expect((await values(dev, 'shared')).interval).toBe(30);
+  });
+
+  it(`holds at most ${ATTRIBUTES_PER_SCOPE_MAX} attributes a scope (409 beyond), rewriting existing keys still allowed`, async () => {
+    const batch = (from: number) =>
+      Object.fromEntries(Array.from({ length: ATTRIBUTES_PER_MESSAGE_MAX }, (_, i) => [`n${from + i}`, from + i]));
+    for (let from = 0; from < ATTRIBUTES_PER_SCOPE_MAX; from += ATTRIBUTES_PER_MESSAGE_MAX) {
+      expect((await server.api('POST', ap.scope(other.tangramId, 'server'), { token: vendor.token, body: batch(from) })).status).toBe(200);
+    }
+    const over = await server.api<{ code: string }>('POST', ap.scope(other.tangramId, 'server'), {
+      token: vendor.token,
+      body: { extra: 1 },
+    });
+    expect(over.status).toBe(409);
+    expect((await server.api('POST', ap.scope(other.tangramId, 'server'), { token: vendor.token, body: { n0: 'again' } })).status).toBe(
+      200,
+    );
+    expect((await list(other, 'server')).body.items).toHaveLength(ATTRIBUTES_PER_SCOPE_MAX);
   });
 
   it.skipIf(TEST_DB_KIND !== 'postgres')('reaches a device connected to another replica', async () => {

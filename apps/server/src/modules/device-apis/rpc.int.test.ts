@@ -29,7 +29,8 @@ import { openScratchPostgres, startTestServer, TEST_DB_KIND, type TTestServer } 
 import { waitUntil } from '../ingest/ingest-test-kit.js';
 
 const run = promisify(execFile);
-const TIMEOUT_MS = 1500;
+/** Long enough for a loaded machine to spawn curl within a command's wait; the timeout test waits it once. */
+const TIMEOUT_MS = 3000;
 const INFO: TDeviceInfoReply = { firmwareVersion: 'tb-2.1', uptimeMs: 61_000, rssiDbm: -58, sensors: [] };
 
 /** A token device that answers every RPC request with `answer(method, params)` (a string as is, else JSON). */
@@ -257,28 +258,39 @@ describe(`ThingsBoard RPC (${TEST_DB_KIND})`, () => {
     }
   });
 
-  it.skipIf(TEST_DB_KIND !== 'postgres')('reaches a device connected to another replica and takes its answer back', async () => {
-    const database = await openScratchPostgres(process.env.DATABASE_URL ?? '', 4, 'tessera_rpc');
-    const a = await startTestServer({ commandTimeoutMs: 3_000 }, database);
-    const b = await startTestServer({ commandTimeoutMs: 3_000 }, database);
-    try {
-      const v = await buildVendor(a);
-      const [d] = (await buildDeviceProject(a.ctx.db, { tenantId: v.tenantId, count: 1 })).devices;
-      const dev = d as TBuiltDevice;
-      const t = (await a.api<TDeviceCredentials>('POST', paths.deviceCredentials(dev.tangramId), { token: v.token })).body
-        .access_token as string;
-      const device = await rpcDevice(b.mqttUrl, t, () => INFO);
-      // Ask until both replicas listen to each other (a note sent before is lost, by design).
-      let res = await a.api<TDeviceInfoAnswer>('POST', p.getDeviceInfo(dev.tangramId), { token: v.token });
-      for (let i = 0; res.status !== 200 && i < 20; i += 1)
-        res = await a.api<TDeviceInfoAnswer>('POST', p.getDeviceInfo(dev.tangramId), { token: v.token });
-      expect(res.status).toBe(200);
-      expect(res.body.result.firmware_version).toBe('tb-2.1');
-      await device.client.endAsync(true);
-    } finally {
-      await a.stop();
-      await b.stop();
-      await database.close();
-    }
-  });
+  it.skipIf(TEST_DB_KIND !== 'postgres')(
+    'reaches a device connected to another replica and takes its answer back, on MQTT and HTTP',
+    async () => {
+      const database = await openScratchPostgres(process.env.DATABASE_URL ?? '', 4, 'tessera_rpc');
+      const a = await startTestServer({ commandTimeoutMs: 3_000 }, database);
+      const b = await startTestServer({ commandTimeoutMs: 3_000 }, database);
+      try {
+        const v = await buildVendor(a);
+        const [d] = (await buildDeviceProject(a.ctx.db, { tenantId: v.tenantId, count: 1 })).devices;
+        const dev = d as TBuiltDevice;
+        const t = (await a.api<TDeviceCredentials>('POST', paths.deviceCredentials(dev.tangramId), { token: v.token })).body
+          .access_token as string;
+        const device = await rpcDevice(b.mqttUrl, t, () => INFO);
+        // Ask until both replicas listen to each other (a note sent before is lost, by design).
+        let res = await a.api<TDeviceInfoAnswer>('POST', p.getDeviceInfo(dev.tangramId), { token: v.token });
+        for (let i = 0; res.status !== 200 && i < 20; i += 1)
+          res = await a.api<TDeviceInfoAnswer>('POST', p.getDeviceInfo(dev.tangramId), { token: v.token });
+        expect(res.status).toBe(200);
+        expect(res.body.result.firmware_version).toBe('tb-2.1');
+        await device.client.endAsync(true);
+
+        // HTTP behind a load balancer: the poll is held by replica b, the answer is posted to replica a.
+        const polled = fetch(`${b.httpUrl}/api/v1/${t}/rpc?timeout=5000`).then((r) => r.json() as Promise<{ id: number }>);
+        await waitUntil(() => b.ctx.bus.isDeviceListening(dev.tangramId) === true, 5_000);
+        const viaHttp = a.api<TDeviceInfoAnswer>('POST', p.getDeviceInfo(dev.tangramId), { token: v.token });
+        const { id } = await polled;
+        expect((await fetch(`${a.httpUrl}/api/v1/${t}/rpc/${id}`, { method: 'POST', body: JSON.stringify(INFO) })).status).toBe(200);
+        expect((await viaHttp).status).toBe(200);
+      } finally {
+        await a.stop();
+        await b.stop();
+        await database.close();
+      }
+    },
+  );
 });
