@@ -1,6 +1,6 @@
 /**
  * Debian's Chromium driven by playwright-core (no downloaded browser). One browser per test file, a fresh
- * context (storage) per test. Screenshots of failures go to e2e/artifacts/.
+ * context (storage) per test. Screenshots (E2E_SNAPSHOTS=1) go to e2e/artifacts/.
  */
 import { mkdirSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
@@ -34,8 +34,13 @@ export async function newPage(browser: Browser, baseURL: string, locale = 'zh-TW
   return { context, page };
 }
 
-/** Saves a screenshot under e2e/artifacts (for looking at, and for failures). */
-export async function snap(page: Page, name: string): Promise<string> {
+/**
+ * Saves a full-page screenshot under e2e/artifacts (for looking at) when E2E_SNAPSHOTS=1, and answers its path; else
+ * answers null without drawing one. A full-page screenshot costs the 2-core CI machine a rasterisation and a PNG
+ * encoding each (87 calls in the suite), and nobody looks at CI's; a failing test's state is in its assertion message.
+ */
+export async function snap(page: Page, name: string): Promise<string | null> {
+  if (process.env.E2E_SNAPSHOTS !== '1') return null;
   const dir = new URL('../artifacts/', import.meta.url).pathname;
   mkdirSync(dir, { recursive: true });
   const path = `${dir}${name}.png`;

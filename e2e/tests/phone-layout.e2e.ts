@@ -23,6 +23,7 @@ import {
 import { launchBrowser, snap } from '../support/browser.js';
 import { login, publishAsDevice } from '../support/console.js';
 import { DESKTOP, expectNoHorizontalOverflow, PHONE } from '../support/layout.js';
+import { navigateInApp, waitForPageDrawn } from '../support/route-walk.js';
 import { startE2eServer } from '../support/server.js';
 
 describe('the console at phone width (Chromium, 390×844)', () => {
@@ -110,11 +111,15 @@ describe('the console at phone width (Chromium, 390×844)', () => {
     await server?.stop();
   });
 
-  /** Opens each of `paths` as `account` at phone width and fails on the first page wider than the phone. */
+  /**
+   * Opens each of `paths` as `account` at phone width, inside the loaded console as a link would (no reload per page),
+   * and fails on the first page wider than the phone.
+   */
   async function walk(account: TBuiltAccount, role: 'vendor' | 'user', paths: string[]): Promise<void> {
     const { context, page } = await openAs(account, role, PHONE);
     for (const path of paths) {
-      await visit(page, path);
+      await navigateInApp(page, path);
+      await waitForPageDrawn(page);
       await snap(page, `phone-${role}${path.replaceAll('/', '-')}`);
       await expectNoHorizontalOverflow(page, `${role} ${path}`);
     }
