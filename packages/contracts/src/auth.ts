@@ -3,10 +3,10 @@ import { z } from 'zod';
 import { ZEpochMs, ZId } from './input.js';
 import { ACCOUNT_LEVELS } from './features.js';
 import { EMAIL_MAX, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN, TOKEN_NAME_MAX } from './limits.js';
+import { LANGUAGES } from './languages.js';
 import { zPage } from './pagination.js';
 
-/** Languages of the console and of mail templates; zh-TW is the default. */
-export const LANGUAGES = ['zh-TW', 'en'] as const;
+export { LANGUAGES };
 export const ZLanguage = z.enum(LANGUAGES);
 export type TLanguage = z.infer<typeof ZLanguage>;
 
