@@ -19,7 +19,7 @@ import {
   ZLiveMessage,
   ZLivePlatformTelemetry,
 } from '@tessera/contracts';
-import mqtt, { type MqttClient } from 'mqtt';
+import Paho from 'paho-mqtt';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { http } from './http';
 import { decodeToken, getSession, subscribeSession } from './session';
@@ -36,6 +36,8 @@ const IDLE_CLOSE_MS = 10_000;
 const UNSUBSCRIBE_GRACE_MS = 2_000;
 /** Delay between reconnect attempts (ms). */
 const RECONNECT_MS = 3_000;
+/** A connection attempt that has no CONNACK within this time fails and is tried again (s). */
+const CONNECT_TIMEOUT_S = 30;
 
 /** The WebSocket URL of the live channel on the page's own host: wss on https, ws otherwise. */
 export function liveUrl(loc: Pick<Location, 'protocol' | 'host'>): string {
@@ -100,10 +102,18 @@ export class TopicListeners<L> {
   }
 }
 
+/**
+ * The live connection, over Eclipse Paho's MQTT-over-WebSocket client (MQTT 3.1.1, a few KB where MQTT.js with its
+ * Node stream and Buffer shims weighs ~85 KB br on every logged-in page; docs/web-bundle.md). Paho's own reconnect
+ * backs off up to 128 s and keeps the first password, so the hub reconnects itself: every RECONNECT_MS, with the
+ * newest token.
+ */
 class LiveHub {
-  private client: MqttClient | null = null;
+  private client: Paho.Client | null = null;
   private token: string | null = null;
+  private clientId = '';
   private closeTimer: ReturnType<typeof setTimeout> | undefined;
+  private retryTimer: ReturnType<typeof setTimeout> | undefined;
   private readonly listeners = new TopicListeners<TPayloadListener>();
   /** Topics that lost their last listener, unsubscribed after UNSUBSCRIBE_GRACE_MS unless a listener comes back. */
   private readonly leaving = new Map<string, ReturnType<typeof setTimeout>>();
@@ -128,7 +138,7 @@ class LiveHub {
     // subscribed yet (a component that remounts keeps the subscription instead of racing an UNSUBSCRIBE with a
     // SUBSCRIBE).
     if (!this.client) this.reconnect();
-    else if (this.client.connected && !this.subscribed.has(topic)) {
+    else if (this.client.isConnected() && !this.subscribed.has(topic)) {
       this.subscribed.add(topic);
       this.client.subscribe(topic, { qos: 0 });
     }
@@ -140,7 +150,7 @@ class LiveHub {
             this.leaving.delete(topic);
             if (this.listeners.of(topic).length > 0 || !this.subscribed.has(topic)) return;
             this.subscribed.delete(topic);
-            if (this.client?.connected) this.client.unsubscribe(topic);
+            if (this.client?.isConnected()) this.client.unsubscribe(topic);
           }, UNSUBSCRIBE_GRACE_MS),
         );
       }
@@ -161,63 +171,89 @@ class LiveHub {
     for (const l of this.stateListeners) l();
   }
 
-  private close(): void {
+  /** Ends the current connection (or attempt) without calling back into the hub. */
+  private end(): void {
+    clearTimeout(this.retryTimer);
     for (const timer of this.leaving.values()) clearTimeout(timer);
     this.leaving.clear();
     this.subscribed.clear();
-    this.client?.end(true);
+    const client = this.client;
     this.client = null;
+    if (!client) return;
+    client.onConnectionLost = () => undefined;
+    client.onMessageArrived = () => undefined;
+    try {
+      client.disconnect();
+    } catch {
+      // Not connected (yet): nothing to end.
+    }
+  }
+
+  private close(): void {
+    this.end();
     this.setState('idle');
   }
 
   /** (Re)connects with the current token and subscribes to every watched topic; no token → stays closed. */
   private reconnect(): void {
     // A new connection subscribes only the topics that have listeners.
-    for (const timer of this.leaving.values()) clearTimeout(timer);
-    this.leaving.clear();
-    this.subscribed.clear();
-    this.client?.end(true);
-    this.client = null;
+    this.end();
     this.token = getSession().token;
     if (!this.token || typeof location === 'undefined') {
       this.setState('idle');
       return;
     }
-    const client = mqtt.connect(liveUrl(location), {
-      username: 'jwt',
-      password: this.token,
-      // The broker binds client ids to who logs in: a browser's start with web-{accountId}- (docs/protocol.md).
-      clientId: browserClientId(Number(decodeToken(this.token).accountId), Math.random().toString(16).slice(2, 10)),
-      keepalive: MQTT_KEEPALIVE_S,
-      reconnectPeriod: RECONNECT_MS,
-      clean: true,
-      // The default worker timers are created from a blob URL, which the server's CSP (script-src 'self') refuses.
-      timerVariant: 'native',
-    });
-    this.client = client;
+    // The broker binds client ids to who logs in: a browser's start with web-{accountId}- (docs/protocol.md).
+    this.clientId = browserClientId(Number(decodeToken(this.token).accountId), Math.random().toString(16).slice(2, 10));
     this.setState('connecting');
-    client.on('connect', () => {
-      // Every (re)connection is a clean session: subscribe every watched topic again.
-      const watched = this.listeners.topics();
+    this.attempt();
+  }
+
+  /** One connection attempt with the newest token; a failed or lost connection is tried again after RECONNECT_MS. */
+  private attempt(): void {
+    const client = new Paho.Client(liveUrl(location), this.clientId);
+    this.client = client;
+    const retry = () => {
+      if (this.client !== client) return;
       this.subscribed.clear();
-      for (const topic of watched) this.subscribed.add(topic);
-      if (watched.length) client.subscribe(watched, { qos: 0 });
-      this.setState('connected');
-    });
-    // The token may have been refreshed while the connection was down: retry with the newest one.
-    client.on('reconnect', () => {
-      client.options.password = getSession().token ?? '';
       this.setState('reconnecting');
-    });
-    client.on('offline', () => this.setState('reconnecting'));
-    // The broker refuses an expired token; any API call makes the HTTP client refresh it (spec §8), and the
-    // session change above then reconnects with the new one.
-    client.on('error', () => {
-      const exp = getSession().exp;
-      if (exp !== null && exp * 1000 <= Date.now()) void http.get(paths.profile).catch(() => undefined);
-    });
-    client.on('message', (topic, payload) => {
-      for (const l of this.listeners.of(topic)) l(payload);
+      this.retryTimer = setTimeout(() => {
+        if (this.client !== client) return;
+        // The broker refuses an expired token; any API call makes the HTTP client refresh it (spec §8), and the
+        // session change then reconnects with the new one.
+        const exp = getSession().exp;
+        if (exp !== null && exp * 1000 <= Date.now()) void http.get(paths.profile).catch(() => undefined);
+        this.token = getSession().token;
+        if (!this.token) return this.close();
+        this.attempt();
+      }, RECONNECT_MS);
+    };
+    client.onConnectionLost = retry;
+    client.onMessageArrived = (message) => {
+      const payload = message.payloadBytes;
+      const bytes =
+        payload instanceof ArrayBuffer ? new Uint8Array(payload) : new Uint8Array(payload.buffer, payload.byteOffset, payload.byteLength);
+      for (const l of this.listeners.of(message.destinationName)) l(bytes);
+    };
+    client.connect({
+      userName: 'jwt',
+      password: this.token ?? '',
+      keepAliveInterval: MQTT_KEEPALIVE_S,
+      cleanSession: true,
+      timeout: CONNECT_TIMEOUT_S,
+      mqttVersion: 4,
+      // MQTT 3.1.1 only: Paho would otherwise try 3.1 after a refused login.
+      mqttVersionExplicit: true,
+      onSuccess: () => {
+        if (this.client !== client) return;
+        // Every (re)connection is a clean session: subscribe every watched topic again.
+        const watched = this.listeners.topics();
+        this.subscribed.clear();
+        for (const topic of watched) this.subscribed.add(topic);
+        for (const topic of watched) client.subscribe(topic, { qos: 0 });
+        this.setState('connected');
+      },
+      onFailure: retry,
     });
   }
 }
