@@ -1,18 +1,23 @@
 /**
  * A widget on the grid: a card whose header is the drag handle (title, settings, delete) and whose body draws the
  * widget's type with its parsed parameter. A parameter that no longer parses says so instead of breaking the page.
+ * Each type's code loads when a widget of that type is on the page: ECharts only with a chart, gauge or platform
+ * widget, antd's Table only with a devices widget.
  */
 import { DeleteOutlined, SettingOutlined } from '@ant-design/icons';
 import { parseWidgetParameter, type TWidget, type TWidgetParameter } from '@tessera/contracts';
 import { Button, Card, Space, Tooltip, Typography } from 'antd';
+import { lazy, Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { AlertsWidget } from '../widgets/AlertsWidget';
-import { ChartWidget } from '../widgets/ChartWidget';
-import { DevicesWidget } from '../widgets/DevicesWidget';
-import { GaugeWidget } from '../widgets/GaugeWidget';
-import { LatestWidget } from '../widgets/LatestWidget';
-import { PlatformWidget } from '../widgets/PlatformWidget';
-import { StatusWidget } from '../widgets/StatusWidget';
+import { Loading } from '../widgets/WidgetMessage';
+
+const AlertsWidget = lazy(() => import('../widgets/AlertsWidget').then((m) => ({ default: m.AlertsWidget })));
+const ChartWidget = lazy(() => import('../widgets/ChartWidget').then((m) => ({ default: m.ChartWidget })));
+const DevicesWidget = lazy(() => import('../widgets/DevicesWidget').then((m) => ({ default: m.DevicesWidget })));
+const GaugeWidget = lazy(() => import('../widgets/GaugeWidget').then((m) => ({ default: m.GaugeWidget })));
+const LatestWidget = lazy(() => import('../widgets/LatestWidget').then((m) => ({ default: m.LatestWidget })));
+const PlatformWidget = lazy(() => import('../widgets/PlatformWidget').then((m) => ({ default: m.PlatformWidget })));
+const StatusWidget = lazy(() => import('../widgets/StatusWidget').then((m) => ({ default: m.StatusWidget })));
 
 /** Pixels of a card's header; the body gets the rest of the grid cell. */
 export const HEADER_PX = 38;
@@ -97,7 +102,9 @@ export function WidgetFrame({
         )
       }
     >
-      <Body widget={widget} height={bodyHeight} />
+      <Suspense fallback={<Loading />}>
+        <Body widget={widget} height={bodyHeight} />
+      </Suspense>
     </Card>
   );
 }

@@ -6,66 +6,28 @@
  * column (reading only). Empty states lead to the first page and the first widget.
  */
 import { DownOutlined, PlusOutlined } from '@ant-design/icons';
-import {
-  DASHBOARD_COLUMNS,
-  DASHBOARD_MAX_PAGES,
-  DASHBOARD_MAX_WIDGETS,
-  type TDashboardPage,
-  type TWidget,
-  type TWidgetType,
-} from '@tessera/contracts';
-import { App, Button, Card, Dropdown, Empty, Flex, Form, Input, Modal, Skeleton, Tabs } from 'antd';
+import { DASHBOARD_MAX_PAGES, DASHBOARD_MAX_WIDGETS, type TDashboardPage, type TWidget, type TWidgetType } from '@tessera/contracts';
+import { App, Button, Card, Dropdown, Empty, Flex, Skeleton, Tabs } from 'antd';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
-import ReactGridLayout, { type Layout, useContainerWidth } from 'react-grid-layout';
-import 'react-grid-layout/css/styles.css';
-import 'react-resizable/css/styles.css';
+import { type Layout, useContainerWidth } from 'react-grid-layout';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { useDashboardPages, useDashboardWidgets, usePageMutations, useSaveWidgets } from '../api';
+import { MARGIN_PX, ROW_PX } from '../components/gridSize';
 import { WidgetFrame } from '../components/WidgetFrame';
 import { placeNew, sameLayout, type TGridItem, toSave, withLayout } from '../model/widgets';
 
 // The widget form (device and key pickers, colour picker, number inputs) loads when a widget is first added or edited:
 // a dashboard opened to watch does not download it.
 const WidgetEditor = lazy(() => import('../components/WidgetEditor').then((m) => ({ default: m.WidgetEditor })));
+// The page's name form loads when a page is first added or renamed, and the draggable grid (react-grid-layout) only
+// from 768 px up: a phone stacks the widgets without it.
+const PageNameModal = lazy(() => import('../components/PageNameModal').then((m) => ({ default: m.PageNameModal })));
+const WidgetGrid = lazy(() => import('../components/WidgetGrid'));
 
-const ROW_PX = 40;
-const MARGIN_PX = 12;
 /** Below this width the widgets stack in one column. */
 const STACK_BELOW_PX = 768;
 const cellHeight = (h: number) => h * ROW_PX + (h - 1) * MARGIN_PX;
-
-/** The name form of a new or renamed page. */
-function PageNameModal({
-  open,
-  initial,
-  onClose,
-  onDone,
-}: {
-  open: boolean;
-  initial: string;
-  onClose: () => void;
-  onDone: (name: string) => void;
-}) {
-  const { t } = useTranslation();
-  const [form] = Form.useForm<{ name: string }>();
-  return (
-    <Modal
-      open={open}
-      title={initial ? t('dashboard.renamePage') : t('dashboard.newPage')}
-      onOk={() => form.submit()}
-      onCancel={onClose}
-      destroyOnHidden
-      okButtonProps={{ 'data-testid': 'page-name-save' }}
-    >
-      <Form form={form} preserve={false} initialValues={{ name: initial }} onFinish={(v) => onDone(v.name.trim())}>
-        <Form.Item name="name" rules={[{ required: true, whitespace: true, message: t('dashboard.nameRequired') }, { max: 32 }]}>
-          <Input autoFocus data-testid="page-name" />
-        </Form.Item>
-      </Form>
-    </Modal>
-  );
-}
 
 /** One page's widgets on the grid. */
 function PageGrid({ page }: { page: TDashboardPage }) {
@@ -150,21 +112,9 @@ function PageGrid({ page }: { page: TDashboardPage }) {
           </Flex>
         )}
         {mounted && !stacked && widgets.length > 0 && (
-          <ReactGridLayout
-            width={width}
-            layout={widgets.map((w) => ({ i: String(w.id), ...w.layout, minW: 2, minH: 2 }))}
-            gridConfig={{ cols: DASHBOARD_COLUMNS, rowHeight: ROW_PX, margin: [MARGIN_PX, MARGIN_PX], containerPadding: [0, 0] }}
-            dragConfig={{ enabled: true, handle: '.widget-drag' }}
-            resizeConfig={{ enabled: true, handles: ['se'] }}
-            onDragStop={onLayoutDone}
-            onResizeStop={onLayoutDone}
-          >
-            {widgets.map((w) => (
-              <div key={String(w.id)} data-testid={`grid-item-${w.id}`}>
-                {frame(w, true)}
-              </div>
-            ))}
-          </ReactGridLayout>
+          <Suspense fallback={<Skeleton active />}>
+            <WidgetGrid width={width} widgets={widgets} frame={(w) => frame(w, true)} onLayoutDone={onLayoutDone} />
+          </Suspense>
         )}
       </div>
       {editorWanted.current && (
@@ -189,6 +139,9 @@ export default function DashboardPage() {
   const changes = usePageMutations();
   const [search, setSearch] = useSearchParams();
   const [naming, setNaming] = useState<TDashboardPage | 'new' | null>(null);
+  // Mounted from the first add or rename on, so the modal's own closing runs as before.
+  const namingWanted = useRef(false);
+  if (naming !== null) namingWanted.current = true;
   const list = pages.data?.data ?? [];
   const position = Number(search.get('page') ?? 1);
   const current = list.find((p) => p.position === position) ?? list[0];
@@ -285,12 +238,16 @@ export default function DashboardPage() {
           }))}
         />
       )}
-      <PageNameModal
-        open={naming !== null}
-        initial={naming && naming !== 'new' ? naming.name : ''}
-        onClose={() => setNaming(null)}
-        onDone={onNamed}
-      />
+      {namingWanted.current && (
+        <Suspense fallback={null}>
+          <PageNameModal
+            open={naming !== null}
+            initial={naming && naming !== 'new' ? naming.name : ''}
+            onClose={() => setNaming(null)}
+            onDone={onNamed}
+          />
+        </Suspense>
+      )}
     </Card>
   );
 }
