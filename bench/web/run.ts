@@ -12,7 +12,8 @@
  *
  *   npm run build -w @tessera/web && npm run bench:web -w @tessera/bench
  *   env: BENCH_RUNS (3 loads of each page per figure; the median is printed), BENCH_VERBOSE=1 (every response's
- *   bytes, to see which chunks a page loads), CHROMIUM_PATH (/usr/bin/chromium)
+ *   bytes, to see which chunks a page loads), CHROMIUM_PATH (/usr/bin/chromium), BENCH_WEB_DIST (another build of
+ *   the console to serve, e.g. a copy of an earlier build to compare with; apps/web/dist by default)
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -22,7 +23,7 @@ import { type Browser, chromium, type Page } from 'playwright-core';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const VERBOSE = process.env.BENCH_VERBOSE === '1';
-const WEB_DIST = fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
+const WEB_DIST = process.env.BENCH_WEB_DIST ?? fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** DevTools' "Fast 4G" preset, in the units of Network.emulateNetworkConditions (bytes per second, ms). */
 const FAST_4G = { offline: false, latency: 60, downloadThroughput: (9_000 * 1000) / 8, uploadThroughput: (1_500 * 1000) / 8 };
