@@ -1,11 +1,12 @@
 /**
  * Providers of the console: TanStack Query, antd (locale follows the language: zh_TW / en_US; motion off when the
- * viewer prefers reduced motion; the dark algorithm when the console is dark, lib/colorScheme), antd's App (message
- * and modal contexts for the HTTP event bridge), and the router.
+ * viewer prefers reduced motion; the dark algorithm when the console is dark, lib/colorScheme), and the router.
+ * antd's App (message, modal and notification contexts) is around the pages that use it (AntAppOutlet.tsx), not
+ * around /login.
  */
 import { QueryClientProvider } from '@tanstack/react-query';
 import type { TLanguage } from '@tessera/contracts';
-import { App as AntApp, ConfigProvider, theme } from 'antd';
+import { ConfigProvider, theme } from 'antd';
 import enUS from 'antd/locale/en_US';
 import zhTW from 'antd/locale/zh_TW';
 import { useEffect } from 'react';
@@ -21,7 +22,8 @@ const ALGORITHM = { light: theme.defaultAlgorithm, dark: theme.darkAlgorithm } s
 
 /**
  * Paints what lies outside antd's components in the scheme: the page behind them (the body, seen around and below
- * the layout) and the browser's own controls and scroll bars (`color-scheme`).
+ * the layout) and the browser's own controls and scroll bars (`color-scheme`); and sets the body's text as antd's
+ * App does for the pages inside it (font, size, line height), so the login page's own text looks the same.
  */
 function PageColors({ scheme }: { scheme: TColorScheme }) {
   const { token } = theme.useToken();
@@ -30,7 +32,10 @@ function PageColors({ scheme }: { scheme: TColorScheme }) {
     document.documentElement.dataset.colorScheme = scheme;
     document.body.style.backgroundColor = token.colorBgLayout;
     document.body.style.color = token.colorText;
-  }, [scheme, token.colorBgLayout, token.colorText]);
+    document.body.style.fontFamily = token.fontFamily;
+    document.body.style.fontSize = `${token.fontSize}px`;
+    document.body.style.lineHeight = String(token.lineHeight);
+  }, [scheme, token.colorBgLayout, token.colorText, token.fontFamily, token.fontSize, token.lineHeight]);
   return null;
 }
 
@@ -44,9 +49,7 @@ export default function App() {
     <QueryClientProvider client={queryClient}>
       <ConfigProvider locale={locale} theme={{ algorithm: ALGORITHM[scheme], token: { colorPrimary: '#1668dc', motion: !reducedMotion } }}>
         <PageColors scheme={scheme} />
-        <AntApp>
-          <RouterProvider router={router} />
-        </AntApp>
+        <RouterProvider router={router} />
       </ConfigProvider>
     </QueryClientProvider>
   );

@@ -1,46 +1,62 @@
 /**
  * The root route: runs the guard of spec §2 (guardRoute from contracts) on every navigation with the current
- * session, and turns the HTTP client's events into the UI of spec §8 (logout, error dialog, connection note).
+ * session, and turns the HTTP client's events into the UI of spec §8 (logout, error dialog, connection note). The
+ * dialog and the note are drawn by HttpEventNotes.tsx, loaded with the first event that needs one.
  */
 import { guardRoute } from '@tessera/contracts';
-import { App as AntApp } from 'antd';
-import { useEffect } from 'react';
-import { useTranslation } from 'react-i18next';
+import { lazy, Suspense, useCallback, useEffect, useRef, useState } from 'react';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { onHttpEvent } from '../lib/httpEvents';
 import { queryClient } from '../lib/query';
 import { useSession } from '../lib/useSession';
+import type { TShownHttpEvent } from './HttpEventNotes';
 
-function useHttpEvents(): void {
-  const { modal, message } = AntApp.useApp();
+const HttpEventNotes = lazy(() => import('./HttpEventNotes'));
+
+/** Logs out on the client's `logout`; the events to show (error dialog, connection note), and how to drop shown ones. */
+function useHttpEvents(): [TShownHttpEvent[], (count: number) => void] {
   const navigate = useNavigate();
-  const { t } = useTranslation();
+  const [waiting, setWaiting] = useState<TShownHttpEvent[]>([]);
   useEffect(
     () =>
       onHttpEvent((e) => {
         if (e.type === 'logout') {
           queryClient.clear();
           navigate('/login?msg=token_out', { replace: true });
-        } else if (e.type === 'offline') void message.warning({ content: t('errors.offline'), key: 'offline' });
-        else {
-          modal.error({
-            title: `${e.status} ${e.statusText || t(e.status === 403 ? 'errors.forbidden' : 'errors.server')}`,
-            content: e.message,
-            okText: t('common.confirm'),
-            okButtonProps: { 'data-testid': 'error-dialog-confirm' },
-          });
-        }
+        } else setWaiting((list) => [...list, e]);
       }),
-    [modal, message, navigate, t],
+    [navigate],
   );
+  const shown = useCallback((count: number) => setWaiting((list) => list.slice(count)), []);
+  return [waiting, shown];
 }
 
 /** Guards every route and hosts the HTTP event bridge. */
 export default function Root() {
   const { pathname, search } = useLocation();
   const session = useSession();
-  useHttpEvents();
+  const [events, onShown] = useHttpEvents();
+  // Mounted from the first event on, so a dialog stays up while the next events come.
+  const notesWanted = useRef(false);
+  if (events.length > 0) notesWanted.current = true;
   const verdict = guardRoute(pathname, session, search);
-  if (verdict.kind === 'redirect' && verdict.to !== pathname + search) return <Navigate to={verdict.to} replace />;
-  return <Outlet />;
+  const notes = notesWanted.current && (
+    <Suspense fallback={null}>
+      <HttpEventNotes events={events} onShown={onShown} />
+    </Suspense>
+  );
+  if (verdict.kind === 'redirect' && verdict.to !== pathname + search) {
+    return (
+      <>
+        <Navigate to={verdict.to} replace />
+        {notes}
+      </>
+    );
+  }
+  return (
+    <>
+      <Outlet />
+      {notes}
+    </>
+  );
 }

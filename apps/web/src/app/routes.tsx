@@ -12,7 +12,7 @@ import { analyticsRoutes } from '../features/analytics/routes';
 import { auditLogRoutes } from '../features/audit-log/routes';
 import { authorisationRoutes } from '../features/authorisation/routes';
 import { dashboardRoutes } from '../features/dashboard/routes';
-import { authRoutes } from '../features/auth/routes';
+import { authRoutes, loginRoutes } from '../features/auth/routes';
 import { deviceRoutes } from '../features/devices/routes';
 import { downloadRoutes } from '../features/downloads/routes';
 import { lineRoutes } from '../features/line/routes';
@@ -29,28 +29,35 @@ import DefaultRedirect from './DefaultRedirect';
 
 /** The console's pages, in the order of spec §2: sign-in pages, then the authenticated layout's pages, then the 404 rule. */
 export const consoleRoutes: RouteObject[] = [
-  ...authRoutes,
+  ...loginRoutes,
   {
-    // The console's strings (beyond the sign-in ones) arrive with the layout, in the language in use.
-    lazy: lazyPage(() => Promise.all([import('./AppLayout'), loadConsoleStrings(getLanguage())]).then(([layout]) => layout)),
+    // antd's App (message, modal, notification) around every page but /login, which draws without them.
+    lazy: lazyPage(() => import('./AntAppOutlet')),
     children: [
-      { index: true, element: <DefaultRedirect /> },
-      ...profileRoutes,
-      ...adminRoutes,
-      ...dashboardRoutes,
-      ...productRoutes,
-      ...projectRoutes,
-      ...deviceRoutes,
-      ...alertRoutes,
-      ...authorisationRoutes,
-      ...analyticsRoutes,
-      ...downloadRoutes,
-      ...machineRoutes,
-      ...lineRoutes,
-      ...platformRuleRoutes,
-      ...platformTelemetryRoutes,
-      ...aiModelRoutes,
-      ...auditLogRoutes,
+      ...authRoutes,
+      {
+        // The console's strings (beyond the sign-in ones) arrive with the layout, in the language in use.
+        lazy: lazyPage(() => Promise.all([import('./AppLayout'), loadConsoleStrings(getLanguage())]).then(([layout]) => layout)),
+        children: [
+          { index: true, element: <DefaultRedirect /> },
+          ...profileRoutes,
+          ...adminRoutes,
+          ...dashboardRoutes,
+          ...productRoutes,
+          ...projectRoutes,
+          ...deviceRoutes,
+          ...alertRoutes,
+          ...authorisationRoutes,
+          ...analyticsRoutes,
+          ...downloadRoutes,
+          ...machineRoutes,
+          ...lineRoutes,
+          ...platformRuleRoutes,
+          ...platformTelemetryRoutes,
+          ...aiModelRoutes,
+          ...auditLogRoutes,
+        ],
+      },
     ],
   },
   { path: '*', element: <Navigate to="/" replace /> },

@@ -6,9 +6,11 @@
 import type { RouteObject } from 'react-router';
 import { lazyPage } from '../../lib/lazyPage';
 
-/** Route objects of the sign-in pages; relative paths, placed under the shell's root. */
+/** The login page's route: placed outside antd's App (app/routes.tsx), whose message and modal it does not use. */
+export const loginRoutes: RouteObject[] = [{ path: 'login', lazy: lazyPage(() => import('./LoginPage')) }];
+
+/** Route objects of the other sign-in pages; relative paths, placed under the shell's root. */
 export const authRoutes: RouteObject[] = [
-  { path: 'login', lazy: lazyPage(() => import('./LoginPage')) },
   { path: 'register', lazy: lazyPage(() => import('./RegisterPage')) },
   { path: 'forgot', lazy: lazyPage(() => import('./ForgotPage')) },
   { path: 'reset', lazy: lazyPage(() => import('./ResetPage')) },
