@@ -1,7 +1,7 @@
 /**
  * /project/detail/{id}/notification: the project's notification email list (add, remove, save; asks before
  * leaving unsaved changes) and "send test mail", which mails every saved address and says how many were queued; the
- * caller's own subscription to the project; the project's outbound webhooks.
+ * caller's own subscription to the project; the project's outbound webhooks and LoRaWAN network-server integrations.
  */
 import { DeleteOutlined, MailOutlined, PlusOutlined } from '@ant-design/icons';
 import { NOTIFICATION_EMAILS_MAX } from '@tessera/contracts';
@@ -11,6 +11,7 @@ import { useTranslation } from 'react-i18next';
 import { useParams } from 'react-router';
 import { useUnsavedChangesPrompt } from '../../lib/useUnsavedChangesPrompt';
 import { ProjectSubscriptionCard } from '../notifications/ProjectSubscriptionCard';
+import { LorawanCard } from '../lorawan/LorawanCard';
 import { WebhooksCard } from '../webhooks/WebhooksCard';
 import { useNotificationEmails, useSaveNotificationEmails, useSendTestMail } from './api';
 import { checkEmailDraft } from './emailDraft';
@@ -115,6 +116,7 @@ export default function NotificationTab() {
       )}
       <ProjectSubscriptionCard projectId={projectId} />
       <WebhooksCard projectId={projectId} />
+      <LorawanCard projectId={projectId} />
     </Space>
   );
 }
