@@ -1,12 +1,15 @@
 /**
- * telemetry-status tab (spec §2): a card per sensor key with its latest value, and the decoded status. The twin
+ * telemetry-status tab (spec §2): a card per sensor key with its latest value, the decoded status, and the device's
+ * attributes (ThingsBoard's device API). The twin
  * comes from deviceTwins and is kept current by the live channel (subscribed in the detail layout).
  */
 import { Alert, Col, Empty, Row, Space, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useDeviceTwin } from '../api';
 import { useDeviceOutlet } from '../context';
+import { AttributesCard } from '../components/AttributesCard';
 import { LiveState } from '../components/LiveState';
+import { getSession } from '../../../lib/session';
 import { StatusPanel } from '../components/StatusPanel';
 import { TelemetryCard } from '../components/TelemetryCard';
 import { toTelemetryCards } from '../model/twin';
@@ -34,6 +37,7 @@ export default function TelemetryStatusPage() {
         </Row>
       )}
       <StatusPanel status={twin.data?.status ?? null} />
+      <AttributesCard tangramId={device.tangram_id} canEdit={getSession().level !== 'user'} />
     </Space>
   );
 }
