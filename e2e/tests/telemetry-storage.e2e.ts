@@ -1,11 +1,12 @@
 /**
  * The project System tab's telemetry retention and disk use in Chromium, in zh-TW and en: three days of points
  * compressed by the storage job show as points stored and bytes on disk; a retention chosen in the form is saved and
- * answered by the API, and the fee estimate follows it.
+ * answered by the API, and the fee estimate follows it. The platform admin sees the platform's disk use and the
+ * storage job's run on /admin/storage, reached from the header.
  */
 import { DAY_MS, storagePaths, type TFeeEstimate, settingsPaths, type TRetention } from '@tessera/contracts';
 import { devices, projectSensors, runTelemetryStorage, writeIngestBatch, type TTelemetryRowIn } from '@tessera/server';
-import { buildVendor, createProjectVia, registerVia, TEST_PASSWORD, type TTestServer } from '@tessera/server/testing';
+import { buildAccount, buildVendor, createProjectVia, registerVia, TEST_PASSWORD, type TTestServer } from '@tessera/server/testing';
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -81,6 +82,23 @@ describe('telemetry retention and disk use on the project System tab in Chromium
     expect(await page.getByTestId('retention-raw_days').textContent()).toContain('30 days');
     expect(await page.getByTestId('retention-rollup_1h_days').textContent()).toContain('For ever');
     await snap(page, 'project-system-storage-en');
+    await page.context().close();
+  });
+
+  it('shows the platform admin the whole platform and the storage job’s run, from the header', async () => {
+    const admin = await buildAccount(server, { level: 'admin' });
+    const { page } = await newPage(browser, server.httpUrl, 'en');
+    await page.addInitScript(() => localStorage.setItem('language', 'en'));
+    await login(page, admin.email, TEST_PASSWORD, 'vendor');
+    await page.getByTestId('header-storage').click();
+    await page.getByText('Telemetry on disk, whole platform').waitFor();
+    await expect.poll(() => page.getByTestId('storage-points').textContent()).toBe('4,320');
+    const runs = page.locator('[data-testid^="admin-storage-run-"]');
+    await expect.poll(() => runs.count()).toBeGreaterThanOrEqual(1);
+    const rows = await Promise.all((await runs.all()).map((r) => r.locator('td').allTextContents()));
+    // The run of beforeAll compressed the three days (the server's own runs, if any came since, found nothing to do):
+    // 3 days, 4,320 points, nothing expired, completed.
+    expect(rows.map((cells) => cells.slice(2))).toContainEqual(['3', '4,320', '0', '0', 'Completed']);
     await page.context().close();
   });
 });

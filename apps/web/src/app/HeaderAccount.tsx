@@ -1,11 +1,10 @@
 /**
  * The header's account controls. On a desktop: the language switch, the appearance switch (light, dark, system), the
- * account's e-mail, (admins) the accounts page,
- * profile and logout side by side. At phone width all of them sit in one account menu behind an icon, so the header
- * keeps one line (no wrapped e-mail, no stacked links). Both keep the same test ids (`header-email`,
- * `header-profile`, `header-logout`, `header-accounts`).
+ * account's e-mail, (admins) the accounts and storage pages, profile and logout side by side. At phone width all of
+ * them sit in one account menu behind an icon, so the header keeps one line (no wrapped e-mail, no stacked links).
+ * Both keep the same test ids (`header-email`, `header-profile`, `header-logout`, `header-accounts`, `header-storage`).
  */
-import { CheckOutlined, LogoutOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
+import { CheckOutlined, DatabaseOutlined, LogoutOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { LANGUAGES, type TLanguage } from '@tessera/contracts';
 import { Button, Dropdown, type MenuProps, Space, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -26,9 +25,14 @@ export function HeaderLinks() {
       <ColorSchemeSwitch />
       <Typography.Text data-testid="header-email">{session.email}</Typography.Text>
       {session.level === 'admin' && (
-        <Link to="/admin/accounts" data-testid="header-accounts">
-          <TeamOutlined /> {t('admin.accounts')}
-        </Link>
+        <>
+          <Link to="/admin/accounts" data-testid="header-accounts">
+            <TeamOutlined /> {t('admin.accounts')}
+          </Link>
+          <Link to="/admin/storage" data-testid="header-storage">
+            <DatabaseOutlined /> {t('admin.storageLink')}
+          </Link>
+        </>
       )}
       <Link to="/profile" data-testid="header-profile">
         <UserOutlined /> {t('common.profile')}
@@ -40,7 +44,7 @@ export function HeaderLinks() {
   );
 }
 
-/** The phone header's account menu: e-mail, language, accounts (admins), profile, logout. */
+/** The phone header's account menu: e-mail, language, accounts and storage (admins), profile, logout. */
 export function AccountMenu() {
   const { t, i18n } = useTranslation();
   const session = useSession();
@@ -79,6 +83,12 @@ export function AccountMenu() {
             icon: <TeamOutlined />,
             label: <span data-testid="header-accounts">{t('admin.accounts')}</span>,
             onClick: () => navigate('/admin/accounts'),
+          },
+          {
+            key: 'storage',
+            icon: <DatabaseOutlined />,
+            label: <span data-testid="header-storage">{t('admin.storageLink')}</span>,
+            onClick: () => navigate('/admin/storage'),
           },
         ]
       : []),

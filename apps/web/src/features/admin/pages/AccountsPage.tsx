@@ -8,10 +8,10 @@
  */
 import { SwapOutlined } from '@ant-design/icons';
 import type { TAccountSummary } from '@tessera/contracts';
-import { App, Button, Card, Empty, Input, Table, Tag } from 'antd';
+import { App, Button, Tag } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { rowTestId } from '../../../components/rowTestId';
+import { ListPage } from '../../../components/ListPage';
 import { useListQuery } from '../../../components/usePagedQuery';
 import { queryClient } from '../../../lib/query';
 import { actAs, getSession } from '../../../lib/session';
@@ -25,8 +25,8 @@ export default function AccountsPage() {
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
   const session = useSession();
-  const { query, search, paginate } = useListQuery();
-  const accounts = useAccounts(query);
+  const list = useListQuery();
+  const accounts = useAccounts(list.query);
   const switcher = useSwitchAccount();
 
   const actAsAccount = (a: TAccountSummary) =>
@@ -49,52 +49,40 @@ export default function AccountsPage() {
     });
 
   return (
-    <Card title={t('admin.accountsTitle')} data-testid="admin-accounts">
-      <Input.Search
-        allowClear
-        placeholder={t('admin.search')}
-        onSearch={search}
-        style={{ maxWidth: 360, marginBottom: 16 }}
-        data-testid="admin-search"
-      />
-      <Table<TAccountSummary>
-        rowKey="id"
-        size="middle"
-        loading={accounts.isFetching && !accounts.data}
-        dataSource={accounts.data?.data ?? []}
-        onRow={rowTestId('admin-account')}
-        locale={{ emptyText: <Empty description={query.q ? t('admin.noMatch') : t('admin.empty')} /> }}
-        pagination={{
-          current: query.page,
-          pageSize: query.limit,
-          total: accounts.data?.total_items ?? 0,
-          showTotal: (total) => t('common.total', { total }),
-          onChange: paginate,
-        }}
-        columns={[
-          { title: t('common.email'), dataIndex: 'email' },
-          { title: t('admin.name'), dataIndex: 'name', render: (n: string) => n || '—' },
-          { title: t('admin.tenant'), dataIndex: 'tenant_name' },
-          { title: t('admin.level'), dataIndex: 'level', render: (l: string) => <Tag>{t(`admin.levels.${l}`)}</Tag> },
-          {
-            title: t('admin.state'),
-            dataIndex: 'locked',
-            render: (locked: boolean) =>
-              locked ? <Tag color="error">{t('admin.locked')}</Tag> : <Tag color="success">{t('admin.active')}</Tag>,
-          },
-          { title: t('admin.created'), dataIndex: 'created_at', render: (ms: number) => formatLocalTime(ms) },
-          {
-            title: t('common.actions'),
-            key: 'actions',
-            render: (_, a) =>
-              a.email !== session.email && (
-                <Button size="small" icon={<SwapOutlined />} onClick={() => actAsAccount(a)} data-testid={`admin-switch-${a.id}`}>
-                  {t('admin.switch')}
-                </Button>
-              ),
-          },
-        ]}
-      />
-    </Card>
+    <ListPage<TAccountSummary>
+      title={t('admin.accountsTitle')}
+      testId="admin-accounts"
+      list={list}
+      result={accounts}
+      loading={accounts.isFetching && !accounts.data}
+      searchPlaceholder={t('admin.search')}
+      searchTestId="admin-search"
+      rowPrefix="admin-account"
+      table={{ size: 'middle' }}
+      empty={{ text: t('admin.empty'), noMatch: t('admin.noMatch') }}
+      columns={[
+        { title: t('common.email'), dataIndex: 'email' },
+        { title: t('admin.name'), dataIndex: 'name', render: (n: string) => n || '—' },
+        { title: t('admin.tenant'), dataIndex: 'tenant_name' },
+        { title: t('admin.level'), dataIndex: 'level', render: (l: string) => <Tag>{t(`admin.levels.${l}`)}</Tag> },
+        {
+          title: t('admin.state'),
+          dataIndex: 'locked',
+          render: (locked: boolean) =>
+            locked ? <Tag color="error">{t('admin.locked')}</Tag> : <Tag color="success">{t('admin.active')}</Tag>,
+        },
+        { title: t('admin.created'), dataIndex: 'created_at', render: (ms: number) => formatLocalTime(ms) },
+        {
+          title: t('common.actions'),
+          key: 'actions',
+          render: (_, a) =>
+            a.email !== session.email && (
+              <Button size="small" icon={<SwapOutlined />} onClick={() => actAsAccount(a)} data-testid={`admin-switch-${a.id}`}>
+                {t('admin.switch')}
+              </Button>
+            ),
+        },
+      ]}
+    />
   );
 }
