@@ -2,15 +2,14 @@
  * i18next for the console: zh-TW by default, en; the stored language (§3 key `language`) wins. The sign-in pages'
  * strings ship with the entry (strings-sign-in.ts); the rest of a language's strings are one chunk
  * (strings.<language>.ts) that {@link loadConsoleStrings} fetches when the logged-in layout opens (app/routes.tsx),
- * so the login page downloads neither the console's strings nor the other language. dayjs, zod's messages and
- * `<html lang>` follow the language.
+ * so the login page downloads neither the console's strings nor the other language. dayjs and `<html lang>` follow
+ * the language (zod's own messages too, from lib/zodRules.ts, so that zod is not part of the entry chunk).
  */
 import type { TLanguage } from '@tessera/contracts';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-tw';
 import i18n from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { z } from 'zod';
 import { DEFAULT_LANGUAGE, getLanguage } from '../lib/session';
 import type { TLocaleTree } from './resources';
 import signInStrings from './strings-sign-in';
@@ -24,11 +23,6 @@ const CONSOLE_STRINGS: Record<TLanguage, () => Promise<{ default: TLocaleTree }>
 };
 /** Languages whose console strings are in i18next; non-empty once the logged-in layout has opened. */
 const consoleLoaded = new Set<TLanguage>();
-
-/** Zod's own messages (a form checked against a contract schema) in the console language. */
-export function applyZodLocale(language: TLanguage): void {
-  z.config(language === 'zh-TW' ? z.locales.zhTW() : z.locales.en());
-}
 
 /**
  * Fetches `language`'s console strings into i18next unless they are there already.
@@ -47,7 +41,6 @@ export async function prepareLanguage(language: TLanguage): Promise<void> {
 
 const initial = getLanguage();
 dayjs.locale(DAYJS_LOCALE[initial]);
-applyZodLocale(initial);
 // No document in the unit tests that import the route table.
 globalThis.document?.documentElement.setAttribute('lang', initial);
 

@@ -6,14 +6,13 @@ import { paths, type TLanguage, type TProfileUpdate } from '@tessera/contracts';
 import dayjs from 'dayjs';
 import { http } from '../lib/http';
 import { getSession, saveLanguage } from '../lib/session';
-import i18n, { applyZodLocale, DAYJS_LOCALE, prepareLanguage } from './index';
+import i18n, { DAYJS_LOCALE, prepareLanguage } from './index';
 
 /** Applies `language` everywhere; `persistProfile` false when the language came from the profile itself. */
 export async function changeLanguage(language: TLanguage, persistProfile = true): Promise<void> {
   await prepareLanguage(language);
   saveLanguage(language);
   dayjs.locale(DAYJS_LOCALE[language]);
-  applyZodLocale(language);
   document.documentElement.lang = language;
   await i18n.changeLanguage(language);
   if (persistProfile && getSession().token) {

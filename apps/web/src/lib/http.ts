@@ -12,7 +12,7 @@
  * - network failure → emit `offline` (a connection note);
  * - anything else (and everything above) is logged and thrown as an {@link HttpError}.
  */
-import { ErrorCode, MAX_RETRIES, paths, REQUEST_TIMEOUT_MS, RETRY_DELAY_MS, type TErrorBody, ZErrorBody } from '@tessera/contracts';
+import { ErrorCode, MAX_RETRIES, paths, REQUEST_TIMEOUT_MS, RETRY_DELAY_MS, type TErrorBody } from '@tessera/contracts';
 import { emitHttpEvent } from './httpEvents';
 import { clearSession, getLanguage, getSession, saveTokens } from './session';
 import { saveBlob } from './saveFile';
@@ -78,9 +78,21 @@ function toQueryString(query?: TQuery): string {
   return s ? `?${s}` : '';
 }
 
-function toError(raw: TRaw): HttpError {
-  const body = ZErrorBody.safeParse(raw.data);
-  if (body.success) return new HttpError(raw.status, body.data.code, body.data.message, raw.statusText, body.data.details);
+/**
+ * The HttpError of an error answer. Its body is checked with ZErrorBody, loaded with the first error (lib/errorBody)
+ * so that drawing the login page needs no zod; should that chunk not load (a tab older than a deploy), the body's
+ * `code` and `message` are read as they are, so a 401 still refreshes or logs out.
+ */
+async function toError(raw: TRaw): Promise<HttpError> {
+  const schema = await import('./errorBody').then(
+    (m) => m.ZErrorBody,
+    () => null,
+  );
+  const body = schema?.safeParse(raw.data);
+  if (body?.success) return new HttpError(raw.status, body.data.code, body.data.message, raw.statusText, body.data.details);
+  const loose = !schema && typeof raw.data === 'object' && raw.data !== null ? (raw.data as Record<string, unknown>) : null;
+  if (typeof loose?.code === 'string' && typeof loose.message === 'string')
+    return new HttpError(raw.status, loose.code, loose.message, raw.statusText);
   return new HttpError(raw.status, `HTTP_${raw.status}`, raw.statusText || `HTTP ${raw.status}`, raw.statusText);
 }
 
@@ -264,7 +276,7 @@ export function createHttp(settings: THttpSettings = {}) {
         throw fail(e, hadToken, opts, method);
       });
       if (raw.ok) return raw;
-      const err = toError(raw);
+      const err = await toError(raw);
       if (hadToken && RETRY_CODES.includes(err.code)) {
         if (!refreshed) {
           refreshed = true;

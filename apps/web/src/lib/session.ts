@@ -5,7 +5,6 @@
  */
 import { ACCOUNT_LEVELS, LANGUAGES, type TAccountLevel, type TGuardSession, type TLanguage } from '@tessera/contracts';
 import { decodeJwt } from 'jose';
-import { z } from 'zod';
 
 /** The storage keys of §3, exactly. */
 export const SESSION_KEYS = ['idtoken', 'refresh_token', 'email', 'accountid', 'level', 'language'] as const;
@@ -110,7 +109,15 @@ export function clearSession(): void {
  * token"): kept beside the §3 keys under {@link ADMIN_RETURN_KEY}, so "back" restores the admin's session.
  */
 export const ADMIN_RETURN_KEY = 'admin_return';
-const ZAdminReturn = z.object({ token: z.string(), refresh_token: z.string(), email: z.string() });
+
+/** The stored admin session when `value` has its three strings (read without zod, which the login page does not load). */
+function asAdminReturn(value: unknown): { token: string; refresh_token: string; email: string } | null {
+  if (typeof value !== 'object' || value === null) return null;
+  const { token, refresh_token, email } = value as Record<string, unknown>;
+  return typeof token === 'string' && typeof refresh_token === 'string' && typeof email === 'string'
+    ? { token, refresh_token, email }
+    : null;
+}
 
 /** Switches to `pair` (another account's tokens), remembering the current session to return to. */
 export function actAs(pair: { token: string; refresh_token: string }): void {
@@ -128,7 +135,7 @@ export function adminReturn(): { token: string; refresh_token: string; email: st
   const raw = globalThis.localStorage ? localStorage.getItem(ADMIN_RETURN_KEY) : (memory.get(ADMIN_RETURN_KEY) ?? null);
   if (!raw) return null;
   try {
-    return ZAdminReturn.safeParse(JSON.parse(raw)).data ?? null;
+    return asAdminReturn(JSON.parse(raw));
   } catch {
     return null;
   }

@@ -4,7 +4,18 @@
  * (password confirmation, "new differs from old") land on their field too. Messages go through i18n.
  */
 import type { FormRule } from 'antd';
-import type { z } from 'zod';
+import i18n from 'i18next';
+import { z } from 'zod';
+
+/**
+ * Zod's own messages in the console language, set here rather than with the language at start-up (i18n/index.ts):
+ * zod then loads with the first form that checks against a contract schema, not with the login page's entry chunk.
+ */
+function applyZodLocale(language: string | undefined): void {
+  z.config(language === 'en' ? z.locales.en() : z.locales.zhTW());
+}
+applyZodLocale(i18n.language);
+i18n.on('languageChanged', applyZodLocale);
 
 /** A translate function (i18next's `t` fits). */
 export type TTranslate = (key: string, options?: Record<string, string | number>) => string;
