@@ -108,6 +108,7 @@ function PagePreview({ projectId, page }: { projectId: number; page: TCustomPage
             style={{ minWidth: 260 }}
             value={device?.tangram_id}
             placeholder={t('customPages.noDevices')}
+            aria-label={t('customPages.noDevices')}
             disabled={list.length === 0}
             onChange={setPicked}
             options={list.map((d) => ({ value: d.tangram_id, label: `${d.name} (${d.tangram_id})` }))}

@@ -60,6 +60,7 @@ export function SubscriptionForm({ initial, lineLinked, saving, onSave, testId, 
                     checked={on}
                     disabled={locked}
                     onChange={(next) => setChannel(channel, next)}
+                    aria-label={t(`notifications.channels.${channel}`)}
                     data-testid={`${testId}-channel-${channel}`}
                   />
                   <Typography.Text type={locked ? 'secondary' : undefined}>{t(`notifications.channels.${channel}`)}</Typography.Text>

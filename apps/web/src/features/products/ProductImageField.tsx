@@ -30,7 +30,16 @@ export function ProductImageField({ value, onChange }: TProps) {
 
   return (
     <Flex gap={12} align="center" data-testid="product-image-field">
-      {value && <Image src={value} width={64} height={64} style={{ objectFit: 'contain' }} data-testid="product-image-preview" />}
+      {value && (
+        <Image
+          src={value}
+          alt={t('products.image')}
+          width={64}
+          height={64}
+          style={{ objectFit: 'contain' }}
+          data-testid="product-image-preview"
+        />
+      )}
       <Upload
         accept={IMAGE_MIME_TYPES.join(',')}
         showUploadList={false}

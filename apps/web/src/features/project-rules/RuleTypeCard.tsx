@@ -54,6 +54,7 @@ export function RuleTypeCard({ project }: { project: TProject }) {
           onPressEnter={saveInterval}
           disabled={project.rule_type !== 'level' || setType.isPending}
           addonAfter={t('projectRules.type.minutes')}
+          aria-label={t('projectRules.type.renotify')}
           data-testid="rule-renotify"
         />
         <Typography.Text type="secondary">

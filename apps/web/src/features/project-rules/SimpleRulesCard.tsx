@@ -62,7 +62,12 @@ export function SimpleRulesCard({ projectId }: { projectId: number }) {
             title: t('projectRules.enabled'),
             dataIndex: 'enabled',
             render: (on: boolean, r) => (
-              <Switch size="small" checked={on} onChange={(enabled) => toggle.mutate({ id: r.id, enabled }, { onError: failed })} />
+              <Switch
+                size="small"
+                checked={on}
+                aria-label={`${t('projectRules.enabled')}: ${r.name}`}
+                onChange={(enabled) => toggle.mutate({ id: r.id, enabled }, { onError: failed })}
+              />
             ),
           },
           {

@@ -27,6 +27,7 @@ export function DeviceAuthzMethodSelect({ project }: { project: TProject }) {
       </Tooltip>
       <Select
         style={{ minWidth: 140 }}
+        aria-label={t('projects.authz')}
         value={update.isPending ? update.variables?.device_authz_method : project.device_authz_method}
         loading={update.isPending}
         onChange={change}

@@ -97,6 +97,7 @@ export default function AlertsHistoryPage() {
           data-testid="alert-filter-level"
           allowClear
           placeholder={t('alerts.history.allLevels')}
+          aria-label={t('alerts.history.allLevels')}
           value={filters.level}
           options={ALERT_LEVELS.map((l) => ({ value: l, label: t(`alerts.level.${l}`) }))}
           onChange={(v?: string) => update({ level: v })}
@@ -106,6 +107,7 @@ export default function AlertsHistoryPage() {
           data-testid="alert-filter-state"
           allowClear
           placeholder={t('alerts.history.allStates')}
+          aria-label={t('alerts.history.allStates')}
           value={filters.state}
           options={ALERT_STATES.map((s) => ({ value: s, label: t(`alerts.state.${s}`) }))}
           onChange={(v?: string) => update({ state: v })}
@@ -115,6 +117,7 @@ export default function AlertsHistoryPage() {
           data-testid="alert-filter-rule-kind"
           allowClear
           placeholder={t('alerts.history.allRuleKinds')}
+          aria-label={t('alerts.history.allRuleKinds')}
           value={filters.rule_kind}
           options={ALERT_RULE_KINDS.map((k) => ({ value: k, label: t(`alerts.ruleKind.${k}`) }))}
           onChange={(v?: string) => update({ rule_kind: v })}
@@ -124,6 +127,7 @@ export default function AlertsHistoryPage() {
           data-testid="alert-filter-project"
           allowClear
           placeholder={t('alerts.history.allProjects')}
+          aria-label={t('alerts.history.allProjects')}
           value={filters.project_id}
           options={(projects.data?.data ?? []).map((p) => option(p.id, p.name, p.count))}
           onChange={(v?: number) => update({ project_id: v })}
@@ -133,6 +137,7 @@ export default function AlertsHistoryPage() {
           data-testid="alert-filter-product"
           allowClear
           placeholder={t('alerts.history.allProducts')}
+          aria-label={t('alerts.history.allProducts')}
           value={filters.product_id}
           options={(products.data?.data ?? []).map((p) => option(p.id, p.name, p.count))}
           onChange={(v?: number) => update({ product_id: v })}

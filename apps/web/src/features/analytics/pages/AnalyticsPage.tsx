@@ -70,6 +70,7 @@ export default function AnalyticsPage() {
             <Form.Item label={t('analytics.devices')} extra={t('analytics.devicesLimit', { max: MAX_ANALYTICS_DEVICES })}>
               <div style={{ width: 360 }}>
                 <DevicePicker
+                  ariaLabel={t('analytics.devices')}
                   value={tangramIds}
                   onChange={setTangramIds}
                   max={MAX_ANALYTICS_DEVICES}
@@ -94,6 +95,7 @@ export default function AnalyticsPage() {
                   disabled: keys.length >= MAX_ANALYTICS_KEYS && !keys.includes(k.key),
                 }))}
                 placeholder={t('analytics.keysPlaceholder')}
+                aria-label={t('analytics.keys')}
                 notFoundContent={tangramIds.length === 0 ? t('analytics.devicesFirst') : undefined}
                 data-testid="analytics-keys"
               />
@@ -114,6 +116,7 @@ export default function AnalyticsPage() {
                   }))}
                   notFoundContent={t('analytics.platformNone')}
                   placeholder={t('analytics.platformPlaceholder')}
+                  aria-label={t('analytics.platformTelemetry')}
                   data-testid="analytics-platform"
                 />
               </Form.Item>
@@ -134,6 +137,7 @@ export default function AnalyticsPage() {
                 onChange={setFn}
                 style={{ width: 120 }}
                 options={CHART_FNS.map((f) => ({ value: f, label: t(`devices.history.fn.${f}`) }))}
+                aria-label={t('analytics.fn')}
                 data-testid="analytics-fn"
               />
             </Form.Item>

@@ -60,6 +60,7 @@ export default function AssistantDrawer({ open, onClose }: { open: boolean; onCl
       <Select
         style={{ width: 260 }}
         placeholder={t('assistant.conversations')}
+        aria-label={t('assistant.conversations')}
         value={selected ?? undefined}
         onChange={(id: number) => pick(id)}
         options={(list.data?.data ?? []).map((c) => ({ value: c.id, label: c.title || t('assistant.untitled') }))}

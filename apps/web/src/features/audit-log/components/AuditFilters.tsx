@@ -32,6 +32,7 @@ export function AuditFilters({ value, showTenant, onChange }: TAuditFiltersProps
         showSearch
         optionFilterProp="label"
         placeholder={t('auditLog.allEntities')}
+        aria-label={t('auditLog.allEntities')}
         value={value.entity_type}
         options={AUDIT_ENTITY_TYPES.map((e) => ({ value: e, label: auditLabel(t, 'entity', e) }))}
         onChange={(v?: string) => onChange({ entity_type: v })}
@@ -43,6 +44,7 @@ export function AuditFilters({ value, showTenant, onChange }: TAuditFiltersProps
         showSearch
         optionFilterProp="label"
         placeholder={t('auditLog.allActions')}
+        aria-label={t('auditLog.allActions')}
         value={value.action}
         options={AUDIT_ACTIONS.map((a) => ({ value: a, label: auditLabel(t, 'action', a) }))}
         onChange={(v?: string) => onChange({ action: v })}

@@ -36,6 +36,7 @@ export default function AuthHistoryPage() {
         <Select
           allowClear
           placeholder={t('authz.state')}
+          aria-label={t('authz.state')}
           style={{ width: 160 }}
           options={AUTHZ_STATES.map((s) => ({ value: s, label: t(`authz.states.${s}`) }))}
           onChange={(status) => filter({ status })}
@@ -44,6 +45,7 @@ export default function AuthHistoryPage() {
         <Select
           allowClear
           placeholder={t('authz.target')}
+          aria-label={t('authz.target')}
           style={{ width: 160 }}
           options={AUTHZ_TARGETS.map((x) => ({ value: x, label: t(`authz.targetShort.${x}`) }))}
           onChange={(target) => filter({ target })}

@@ -22,6 +22,8 @@ interface TProps<K extends TDeviceKey> {
   onChange?: (devices: TKeyValue<K>[]) => void;
   /** The form item's id, for its label. */
   id?: string;
+  /** Its name for screen readers when no label names it by `id`. */
+  ariaLabel?: string;
   /** At most this many devices. */
   max: number;
   testId?: string;
@@ -41,6 +43,7 @@ export function DevicePicker<K extends TDeviceKey = 'tangram_id'>({
   value,
   onChange,
   id,
+  ariaLabel,
   max,
   testId = 'device-picker',
   placeholder,
@@ -70,6 +73,7 @@ export function DevicePicker<K extends TDeviceKey = 'tangram_id'>({
   return (
     <Select<TKeyValue<K>[]>
       id={id}
+      aria-label={ariaLabel}
       mode="multiple"
       showSearch
       filterOption={false}

@@ -26,6 +26,7 @@ export function HistoryControls(p: THistoryControlsProps) {
     <Space wrap align="start">
       <Select
         data-testid="history-key"
+        aria-label={t('devices.history.keyLabel')}
         value={p.selectedKey}
         onChange={p.onKey}
         options={p.keys.map((k) => ({ value: k.key, label: k.name }))}
@@ -34,6 +35,7 @@ export function HistoryControls(p: THistoryControlsProps) {
       <HistoryRangePicker value={p.range} onChange={p.onRange} testId="history-range" />
       <Select<TAggFn>
         data-testid="history-fn"
+        aria-label={t('devices.history.fnLabel')}
         value={p.fn}
         onChange={p.onFn}
         options={CHART_FNS.map((fn) => ({ value: fn, label: t(`devices.history.fn.${fn}`) }))}

@@ -55,6 +55,7 @@ export function PushSwitch({ tangramId }: { tangramId: string }) {
             if (on) void turnOn();
             else set.mutate(false, { onError: () => void message.error(t('errors.saveFailed')) });
           }}
+          aria-label={t('deviceControl.push.label')}
           data-testid="fcm-switch"
         />
       </Space>

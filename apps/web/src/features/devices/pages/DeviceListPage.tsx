@@ -62,6 +62,7 @@ export default function DeviceListPage() {
           data-testid="device-project-filter"
           allowClear
           placeholder={t('devices.list.allProjects')}
+          aria-label={t('devices.list.allProjects')}
           value={projectId}
           loading={projects.isLoading}
           options={(projects.data ?? []).map((p) => ({ value: p.id, label: p.name }))}

@@ -63,6 +63,7 @@ export default function RealtimeChartPage() {
       <Space wrap>
         <Select
           data-testid="realtime-key"
+          aria-label={t('devices.history.keyLabel')}
           value={key}
           onChange={setKey}
           options={sensors.map((s) => ({ value: s.key, label: s.name }))}
@@ -70,6 +71,7 @@ export default function RealtimeChartPage() {
         />
         <Select<number>
           data-testid="realtime-window"
+          aria-label={t('devices.realtime.windowLabel')}
           value={minutes}
           onChange={setMinutes}
           options={REALTIME_WINDOWS_MIN.map((m) => ({ value: m, label: t('devices.realtime.lastMinutes', { minutes: m }) }))}
