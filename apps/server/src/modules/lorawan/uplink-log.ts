@@ -3,7 +3,7 @@
  * with its outcome, the newest LORAWAN_LOG_SIZE kept per integration, and the integration's counters. Written after
  * the answer is known; a failure to write it is logged and does not change that answer (the points are committed).
  */
-import { and, desc, eq, lt, type SQL, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import {
   LORAWAN_LOG_BODY_MAX,
   LORAWAN_LOG_SIZE,
@@ -38,34 +38,32 @@ function loggedBody(body: Buffer): { body: string; truncated: boolean } {
     : { body: text, truncated: false };
 }
 
-/** The integration's counter of each outcome. */
-const COUNTER_OF = { stored: 'uplinksStored', refused: 'uplinksRefused', ignored: 'eventsIgnored' } as const;
+/** The integration's counter column of each outcome. */
+const COUNTER_OF = { stored: 'uplinks_stored', refused: 'uplinks_refused', ignored: 'events_ignored' } as const;
 
 /**
  * Records `entry`, adds it to its integration's counter and drops the entries older than the newest
- * LORAWAN_LOG_SIZE. Concurrent requests may leave one or two more for a moment; the next one trims them.
+ * LORAWAN_LOG_SIZE, in one statement (one round trip on the answer's path). The trim reads the rows as they were
+ * before this insert, so it keeps LORAWAN_LOG_SIZE − 1 of them; concurrent requests may leave one or two more for a
+ * moment, which the next one trims.
  */
 export async function recordUplink(db: Db, entry: TUplinkRecord): Promise<void> {
   const { body, truncated } = loggedBody(entry.body);
-  await db.insert(lorawanUplinkLog).values({ ...entry, body, truncated });
-  const counter = COUNTER_OF[entry.outcome];
-  const increment: Partial<Record<typeof counter, SQL>> = { [counter]: sql`${lorawanIntegrations[counter]} + 1` };
-  await db
-    .update(lorawanIntegrations)
-    .set({ ...increment, lastReceivedAt: entry.receivedAt })
-    .where(eq(lorawanIntegrations.id, entry.integrationId));
-  const [oldestKept] = await db
-    .select({ id: lorawanUplinkLog.id })
-    .from(lorawanUplinkLog)
-    .where(eq(lorawanUplinkLog.integrationId, entry.integrationId))
-    .orderBy(desc(lorawanUplinkLog.id))
-    .offset(LORAWAN_LOG_SIZE - 1)
-    .limit(1);
-  if (oldestKept) {
-    await db
-      .delete(lorawanUplinkLog)
-      .where(and(eq(lorawanUplinkLog.integrationId, entry.integrationId), lt(lorawanUplinkLog.id, oldestKept.id)));
-  }
+  const counter = sql.identifier(COUNTER_OF[entry.outcome]);
+  await db.execute(sql`
+    with logged as (
+      insert into ${lorawanUplinkLog}
+        (integration_id, received_at, event, dev_eui, tangram_id, outcome, reason, detail, points, status, body, truncated)
+      values (${entry.integrationId}, ${entry.receivedAt}, ${entry.event}, ${entry.devEui}, ${entry.tangramId}, ${entry.outcome},
+        ${entry.reason}, ${entry.detail}, ${entry.points}, ${entry.status}, ${body}, ${truncated})
+    ), counted as (
+      update ${lorawanIntegrations} set ${counter} = ${counter} + 1, last_received_at = ${entry.receivedAt}
+      where id = ${entry.integrationId}
+    )
+    delete from ${lorawanUplinkLog}
+    where integration_id = ${entry.integrationId}
+      and id < (select id from ${lorawanUplinkLog} where integration_id = ${entry.integrationId}
+                order by id desc offset ${LORAWAN_LOG_SIZE - 2} limit 1)`);
 }
 
 /**
