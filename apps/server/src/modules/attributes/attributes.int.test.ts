@@ -15,11 +15,13 @@ import {
   type TDeviceAttributeList,
   type TDeviceCredentials,
 } from '@tessera/contracts';
+import { like } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { authorise, buildDeviceProject, type TBuiltDevice } from '../../../test/device-factory.js';
 import { buildUser, buildVendor, type TBuiltAccount } from '../../../test/factories.js';
 import { openScratchPostgres, startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import { auditLog } from '../../db/schema.js';
 import { waitUntil } from '../ingest/ingest-test-kit.js';
 
 const run = promisify(execFile);
@@ -173,6 +175,9 @@ describe(`device attributes (${TEST_DB_KIND})`, () => {
     expect(await got.json()).toEqual({ client: { ip: '10.0.0.7', rssi: -61 }, shared: { interval: 30 } });
     const { stdout } = await run('curl', ['-sf', `${url}?sharedKeys=targetTemperature`], { timeout: 10_000 });
     expect(JSON.parse(stdout)).toEqual({ shared: { targetTemperature: 21.5 } });
+    // A device's call is not an account's change: nothing goes to the audit log, least of all its token.
+    const audited = await server.ctx.db.select({ route: auditLog.route }).from(auditLog).where(like(auditLog.route, '%/api/v1/%'));
+    expect(audited).toEqual([]);
   });
 
   it('refuses a wrong token, malformed, oversized and too many attributes, storing none', async () => {

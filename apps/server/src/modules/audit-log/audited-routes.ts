@@ -333,5 +333,9 @@ export const UNAUDITED_ROUTES: ReadonlySet<string> = new Set([
   `POST /device/v1/token`,
 ]);
 
-/** Path prefixes whose mutating routes are never recorded: one account's dashboard, and the broker's auth backend. */
-export const UNAUDITED_PREFIXES: readonly string[] = ['/dashboard/v1/', '/broker/'];
+/**
+ * Path prefixes whose mutating routes are never recorded: one account's dashboard, the broker's auth backend, and
+ * the device APIs devices and network servers call (`/api/v1/{token}/…`: a device's data is not an account's change,
+ * and the path holds the device's access token, which must not be written down).
+ */
+export const UNAUDITED_PREFIXES: readonly string[] = ['/dashboard/v1/', '/broker/', '/api/v1/'];
