@@ -169,6 +169,19 @@ describe(`LoRaWAN uplink webhook (${TEST_DB_KIND})`, () => {
     expect(list.find((i) => i.id === tts.id)).toMatchObject({ uplinks_stored: 1, uplinks_refused: 0 });
   });
 
+  it('202 unknown_device for a device of another project of the tenant: an integration feeds its own project only', async () => {
+    const elsewhere = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId });
+    const [dev] = elsewhere.devices;
+    const eui = 'C0FFEE0000000001';
+    expect((await server.api('PUT', lorawanPaths.device(dev!.tangramId), { token: vendor.token, body: { dev_eui: eui } })).status).toBe(
+      200,
+    );
+    const res = await postUp(chirpstack, naming(await fixture('chirpstack-up.json'), eui));
+    expect(res.status).toBe(202);
+    expect(await res.json()).toMatchObject({ stored: 0, refused: 'unknown_device', detail: expect.stringContaining('another project') });
+    expect(await telemetryCount(server.ctx.db, dev!.id)).toBe(0);
+  });
+
   it("202 unknown_device for a DevEUI no device of the tenant has — another tenant's device's included — logged and counted", async () => {
     for (const devEui of ['FFFFFFFFFFFFFFFE', FOREIGN_EUI]) {
       const res = await postUp(chirpstack, naming(await fixture('chirpstack-up.json'), devEui));
