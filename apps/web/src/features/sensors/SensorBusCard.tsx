@@ -26,9 +26,10 @@ export function SensorBusCard({ projectId, onDirty }: { projectId: number; onDir
   return (
     <Card size="small" title={t('sensors.bus')} loading={bus.isLoading}>
       {draft && (
-        <Space>
+        <Space wrap>
           <Select<TSensorBus['iface']>
             value={draft.iface}
+            aria-label={t('sensors.iface')}
             style={{ width: 120 }}
             options={SENSOR_IFACES.map((v) => ({ value: v, label: v }))}
             onChange={(iface) => setDraft({ ...draft, iface })}
@@ -36,6 +37,7 @@ export function SensorBusCard({ projectId, onDirty }: { projectId: number; onDir
           />
           <InputNumber
             addonBefore={t('sensors.port')}
+            aria-label={t('sensors.port')}
             min={0}
             max={SENSOR_PORT_MAX}
             value={draft.port}

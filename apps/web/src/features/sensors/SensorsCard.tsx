@@ -7,6 +7,7 @@ import { type TSensor, type TSensorUpdate, ZSensorUpdate } from '@tessera/contra
 import { App, Button, Card, Empty, Flex, InputNumber, Popconfirm, Space, Switch, Table, Tag, Tooltip } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useIsPhone } from '../../lib/useIsPhone';
 import { AddSensorModal } from './AddSensorModal';
 import { useDeleteSensor, useSaveSensors, useSensors, useSync } from './api';
 import { SensorDisplayModal } from './SensorDisplayModal';
@@ -18,6 +19,7 @@ const PERIODS: readonly TNumField[] = ['save_period', 'update_period', 'upload_p
 export function SensorsCard({ projectId, onDirty }: { projectId: number; onDirty: (dirty: boolean) => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
+  const isPhone = useIsPhone();
   const sensors = useSensors(projectId);
   const save = useSaveSensors(projectId);
   const sync = useSync(projectId);
@@ -53,11 +55,12 @@ export function SensorsCard({ projectId, onDirty }: { projectId: number; onDirty
     else message.error(t('sensors.syncFailed'));
   };
 
-  const numberCell = (field: TNumField, max: number) => (v: number, s: TSensor) => {
+  const numberCell = (field: TNumField, max: number, title: string) => (v: number, s: TSensor) => {
     const seconds = PERIODS.includes(field);
     return (
       <InputNumber
         size="small"
+        aria-label={t('sensors.cellLabel', { field: title, key: s.key })}
         min={0}
         max={max}
         value={seconds ? v / 1000 : v}
@@ -68,39 +71,38 @@ export function SensorsCard({ projectId, onDirty }: { projectId: number; onDirty
     );
   };
 
+  // At phone width the actions go under the title, where they can wrap, instead of beside it.
+  const actions = (
+    <Space wrap>
+      {sensors.data && (
+        <Tooltip title={t('sensors.limitHelp')}>
+          <Tag data-testid="telemetry-used">
+            {t('sensors.limit', { used: sensors.data.telemetry_used, limit: sensors.data.telemetry_limit })}
+          </Tag>
+        </Tooltip>
+      )}
+      <Button icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="sensor-add">
+        {t('sensors.addSensor')}
+      </Button>
+      <Button
+        type="primary"
+        disabled={!dirty || Object.keys(errors).length > 0}
+        loading={save.isPending}
+        onClick={onSave}
+        data-testid="sensors-save"
+      >
+        {t('common.save')}
+      </Button>
+      <Popconfirm title={t('sensors.syncConfirm')} onConfirm={onSync} okButtonProps={{ 'data-testid': 'sync-confirm' }}>
+        <Button disabled={dirty} loading={sync.isPending} data-testid="sensors-sync">
+          {t('sensors.sync')}
+        </Button>
+      </Popconfirm>
+    </Space>
+  );
   return (
-    <Card
-      size="small"
-      title={t('sensors.sensors')}
-      extra={
-        <Space>
-          {sensors.data && (
-            <Tooltip title={t('sensors.limitHelp')}>
-              <Tag data-testid="telemetry-used">
-                {t('sensors.limit', { used: sensors.data.telemetry_used, limit: sensors.data.telemetry_limit })}
-              </Tag>
-            </Tooltip>
-          )}
-          <Button icon={<PlusOutlined />} onClick={() => setAdding(true)} data-testid="sensor-add">
-            {t('sensors.addSensor')}
-          </Button>
-          <Button
-            type="primary"
-            disabled={!dirty || Object.keys(errors).length > 0}
-            loading={save.isPending}
-            onClick={onSave}
-            data-testid="sensors-save"
-          >
-            {t('common.save')}
-          </Button>
-          <Popconfirm title={t('sensors.syncConfirm')} onConfirm={onSync} okButtonProps={{ 'data-testid': 'sync-confirm' }}>
-            <Button disabled={dirty} loading={sync.isPending} data-testid="sensors-sync">
-              {t('sensors.sync')}
-            </Button>
-          </Popconfirm>
-        </Space>
-      }
-    >
+    <Card size="small" title={t('sensors.sensors')} extra={!isPhone && actions}>
+      {isPhone && <Flex style={{ marginBottom: 8 }}>{actions}</Flex>}
       {Object.keys(errors).length > 0 && (
         <Flex style={{ marginBottom: 8, color: '#cf1322' }} data-testid="sensor-errors">
           {t('sensors.rowErrors')}
@@ -119,16 +121,30 @@ export function SensorsCard({ projectId, onDirty }: { projectId: number; onDirty
           { title: t('sensors.key'), dataIndex: 'key' },
           { title: t('common.name'), dataIndex: 'name' },
           { title: t('sensors.unit'), dataIndex: 'unit' },
-          { title: t('sensors.address'), dataIndex: 'address', render: numberCell('address', 255) },
-          { title: t('sensors.uploadPeriod'), dataIndex: 'upload_period', render: numberCell('upload_period', 86_400) },
-          { title: t('sensors.savePeriod'), dataIndex: 'save_period', render: numberCell('save_period', 86_400) },
-          { title: t('sensors.updatePeriod'), dataIndex: 'update_period', render: numberCell('update_period', 86_400) },
-          { title: t('sensors.batch'), dataIndex: 'batch', render: numberCell('batch', 100_000) },
+          { title: t('sensors.address'), dataIndex: 'address', render: numberCell('address', 255, t('sensors.address')) },
+          {
+            title: t('sensors.uploadPeriod'),
+            dataIndex: 'upload_period',
+            render: numberCell('upload_period', 86_400, t('sensors.uploadPeriod')),
+          },
+          { title: t('sensors.savePeriod'), dataIndex: 'save_period', render: numberCell('save_period', 86_400, t('sensors.savePeriod')) },
+          {
+            title: t('sensors.updatePeriod'),
+            dataIndex: 'update_period',
+            render: numberCell('update_period', 86_400, t('sensors.updatePeriod')),
+          },
+          { title: t('sensors.batch'), dataIndex: 'batch', render: numberCell('batch', 100_000, t('sensors.batch')) },
           {
             title: t('sensors.enabled'),
             dataIndex: 'enabled',
             render: (on: boolean, s) => (
-              <Switch size="small" checked={on} onChange={(v) => edit(s.id, { enabled: v })} data-testid={`sensor-${s.key}-enabled`} />
+              <Switch
+                size="small"
+                checked={on}
+                onChange={(v) => edit(s.id, { enabled: v })}
+                aria-label={t('sensors.cellLabel', { field: t('sensors.enabled'), key: s.key })}
+                data-testid={`sensor-${s.key}-enabled`}
+              />
             ),
           },
           {

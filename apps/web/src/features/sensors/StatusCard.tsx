@@ -14,9 +14,10 @@ import {
   type TStatusGroup,
   ZStatusGroups,
 } from '@tessera/contracts';
-import { App, Button, Card, Empty, Input, InputNumber, Space, Table, Typography } from 'antd';
+import { App, Button, Card, Empty, Flex, Input, InputNumber, Space, Table, Typography } from 'antd';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useIsPhone } from '../../lib/useIsPhone';
 import { useProject } from '../projects/api';
 import { useSaveStatusGroups } from './api';
 import { parseSampleWord, textToValues, valuesToText } from './statusText';
@@ -35,6 +36,7 @@ const toRows = (groups: readonly TStatusGroup[]): TRow[] => groups.map((g) => ({
 export function StatusCard({ projectId, onDirty }: { projectId: number; onDirty: (dirty: boolean) => void }) {
   const { t } = useTranslation();
   const { message } = App.useApp();
+  const isPhone = useIsPhone();
   const project = useProject(projectId);
   const save = useSaveStatusGroups(projectId);
   const [rows, setRows] = useState<TRow[] | null>(null);
@@ -84,26 +86,25 @@ export function StatusCard({ projectId, onDirty }: { projectId: number; onDirty:
       onError: (e) => void message.error(`${t('sensors.saveFailed')}: ${e.message}`),
     });
 
+  // At phone width the actions go under the title, where they can wrap, instead of beside it.
+  const actions = (
+    <Space wrap>
+      <Button
+        icon={<PlusOutlined />}
+        disabled={current.length >= MAX_STATUS_LINES}
+        onClick={() => setRows([...current, { name: '', index: 0, bytesLength: 1, valuesText: '' }])}
+        data-testid="status-add"
+      >
+        {t('sensors.status.add')}
+      </Button>
+      <Button type="primary" disabled={!dirty || !valid} loading={save.isPending} onClick={onSave} data-testid="status-save">
+        {t('common.save')}
+      </Button>
+    </Space>
+  );
   return (
-    <Card
-      size="small"
-      title={t('sensors.status.title')}
-      extra={
-        <Space>
-          <Button
-            icon={<PlusOutlined />}
-            disabled={current.length >= MAX_STATUS_LINES}
-            onClick={() => setRows([...current, { name: '', index: 0, bytesLength: 1, valuesText: '' }])}
-            data-testid="status-add"
-          >
-            {t('sensors.status.add')}
-          </Button>
-          <Button type="primary" disabled={!dirty || !valid} loading={save.isPending} onClick={onSave} data-testid="status-save">
-            {t('common.save')}
-          </Button>
-        </Space>
-      }
-    >
+    <Card size="small" title={t('sensors.status.title')} extra={!isPhone && actions}>
+      {isPhone && <Flex style={{ marginBottom: 8 }}>{actions}</Flex>}
       <Table<TRow>
         size="small"
         rowKey={(_, i) => String(i)}
@@ -113,18 +114,40 @@ export function StatusCard({ projectId, onDirty }: { projectId: number; onDirty:
         columns={[
           {
             title: t('common.name'),
-            render: (_, r, i) => <Input size="small" value={r.name} maxLength={36} onChange={(e) => edit(i, { name: e.target.value })} />,
+            render: (_, r, i) => (
+              <Input
+                size="small"
+                value={r.name}
+                maxLength={36}
+                aria-label={t('sensors.status.cell', { field: t('common.name'), line: i + 1 })}
+                onChange={(e) => edit(i, { name: e.target.value })}
+              />
+            ),
           },
           {
             title: t('sensors.status.index'),
             render: (_, r, i) => (
-              <InputNumber size="small" min={0} max={39} value={r.index} onChange={(v) => edit(i, { index: Number(v ?? 0) })} />
+              <InputNumber
+                size="small"
+                min={0}
+                max={39}
+                value={r.index}
+                aria-label={t('sensors.status.cell', { field: t('sensors.status.index'), line: i + 1 })}
+                onChange={(v) => edit(i, { index: Number(v ?? 0) })}
+              />
             ),
           },
           {
             title: t('sensors.status.length'),
             render: (_, r, i) => (
-              <InputNumber size="small" min={1} max={16} value={r.bytesLength} onChange={(v) => edit(i, { bytesLength: Number(v ?? 1) })} />
+              <InputNumber
+                size="small"
+                min={1}
+                max={16}
+                value={r.bytesLength}
+                aria-label={t('sensors.status.cell', { field: t('sensors.status.length'), line: i + 1 })}
+                onChange={(v) => edit(i, { bytesLength: Number(v ?? 1) })}
+              />
             ),
           },
           {
@@ -134,6 +157,7 @@ export function StatusCard({ projectId, onDirty }: { projectId: number; onDirty:
                 size="small"
                 value={r.valuesText}
                 placeholder="0=Idle,1=Run"
+                aria-label={t('sensors.status.cell', { field: t('sensors.status.values'), line: i + 1 })}
                 onChange={(e) => edit(i, { valuesText: e.target.value })}
               />
             ),
@@ -162,6 +186,7 @@ export function StatusCard({ projectId, onDirty }: { projectId: number; onDirty:
       <Input.TextArea
         rows={4}
         value={importText}
+        aria-label={t('sensors.status.import')}
         onChange={(e) => setImportText(e.target.value)}
         placeholder={'Mode;0;2;0=Idle,1=Run,2=Fault\nDoor;8;1;0=Closed,1=Open'}
         data-testid="status-import-text"
@@ -182,6 +207,7 @@ export function StatusCard({ projectId, onDirty }: { projectId: number; onDirty:
       <Input
         style={{ maxWidth: 360 }}
         value={sample}
+        aria-label={t('sensors.status.preview')}
         onChange={(e) => setSample(e.target.value)}
         placeholder={t('sensors.status.samplePlaceholder')}
         status={sample && !wordOk ? 'error' : undefined}
