@@ -336,6 +336,7 @@ export const UNAUDITED_ROUTES: ReadonlySet<string> = new Set([
 /**
  * Path prefixes whose mutating routes are never recorded: one account's dashboard, the broker's auth backend, and
  * the device APIs devices and network servers call (`/api/v1/{token}/…`: a device's data is not an account's change,
- * and the path holds the device's access token, which must not be written down).
+ * and the path holds the device's access token, which must not be written down; `/lorawan/v1/{id}/…`: a network
+ * server's uplinks, whose bodies are device data and which the integration's last payloads list already).
  */
-export const UNAUDITED_PREFIXES: readonly string[] = ['/dashboard/v1/', '/broker/', '/api/v1/'];
+export const UNAUDITED_PREFIXES: readonly string[] = ['/dashboard/v1/', '/broker/', '/api/v1/', '/lorawan/v1/'];

@@ -19,7 +19,9 @@ import {
   type TLorawanIntegrationWithSecret,
   type TLorawanUplinkLog,
 } from '@tessera/contracts';
+import { like } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { auditLog } from '../../db/schema.js';
 import { buildDeviceProject, type TBuiltProject } from '../../../test/device-factory.js';
 import { buildVendor, type TBuiltAccount } from '../../../test/factories.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
@@ -271,5 +273,8 @@ describe(`LoRaWAN uplink webhook (${TEST_DB_KIND})`, () => {
     expect(log).toHaveLength(LORAWAN_LOG_SIZE);
     expect(JSON.parse(log[0]!.body)).toMatchObject({ deduplicationId: `dedup-${LORAWAN_LOG_SIZE + 2}` });
     expect(JSON.parse(log.at(-1)!.body)).toMatchObject({ deduplicationId: 'dedup-3' });
+    // A network server's uplinks are device data, not an account's change: none of them is in the audit log.
+    const audited = await server.ctx.db.select({ route: auditLog.route }).from(auditLog).where(like(auditLog.route, '% /lorawan/v1/%'));
+    expect(audited).toEqual([]);
   });
 });
