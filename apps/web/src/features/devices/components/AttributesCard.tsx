@@ -62,7 +62,7 @@ export function AttributesCard({ tangramId, canEdit }: { tangramId: string; canE
   const remove = useDeleteDeviceAttribute(tangramId, scope);
   const editable = canEdit && scope !== 'client';
   return (
-    <Card title={t('devices.attributes.title')} data-testid="attributes-card">
+    <Card size="small" title={t('devices.attributes.title')} data-testid="attributes-card">
       <Space direction="vertical" size="middle" style={{ width: '100%' }}>
         <Segmented<TAttributeScope>
           data-testid="attribute-scope"
