@@ -1,7 +1,8 @@
 /**
  * The console's files over real HTTP, as a browser receives them: a build's brotli or gzip sibling by the request's
  * Accept-Encoding (the bytes decode to the original), hashed assets immutable for a year, index.html revalidated on
- * every load (also when it answers a console route), and a missing hashed asset a 404 rather than HTML.
+ * every load (also when it answers a console route), a missing hashed asset a 404 rather than HTML, and hashed assets
+ * without the security headers only a document obeys (index.html and the API keep them all).
  */
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { request } from 'node:http';
@@ -10,7 +11,7 @@ import { join } from 'node:path';
 import { brotliCompressSync, brotliDecompressSync, gunzipSync, gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TTestServer } from '../../test/helpers.js';
-import { HASHED_ASSET_CACHE } from './console-static.js';
+import { DOCUMENT_ONLY_HEADERS, HASHED_ASSET_CACHE } from './console-static.js';
 
 const SCRIPT = `export const greeting = ${JSON.stringify('hello from the console '.repeat(200))};\n`;
 const INDEX = `<!doctype html><html><head><script type="module" src="/assets/index-Ab12Cd34.js"></script></head><body>${'<div></div>'.repeat(200)}</body></html>`;
@@ -96,6 +97,39 @@ describe('console files: compressed by Accept-Encoding, cached by name', () => {
       expect(brotliDecompressSync(res.body).toString(), path).toBe(INDEX);
       expect(res.headers['cache-control'], path).toBe('no-cache');
       expect(res.headers['cache-control'], path).not.toContain('immutable');
+    }
+  });
+
+  it('sends a hashed asset without the document-only security headers, and index.html and the API with all of them', async () => {
+    const asset = await get(server.httpUrl, '/assets/index-Ab12Cd34.js', 'gzip, deflate, br');
+    expect(asset.status).toBe(200);
+    expect(asset.headers['content-security-policy']).toBeUndefined();
+    expect(asset.headers['cross-origin-opener-policy']).toBeUndefined();
+    expect(asset.headers['x-frame-options']).toBeUndefined();
+    expect(asset.headers['origin-agent-cluster']).toBeUndefined();
+    // What a script or style sheet is still checked against, and how it is cached and encoded.
+    expect(asset.headers['x-content-type-options']).toBe('nosniff');
+    expect(asset.headers['cross-origin-resource-policy']).toBe('same-origin');
+    expect(asset.headers['referrer-policy']).toBe('no-referrer');
+    expect(asset.headers['cache-control']).toBe(HASHED_ASSET_CACHE);
+    expect(asset.headers['content-encoding']).toBe('br');
+    expect(asset.headers.vary).toMatch(/accept-encoding/i);
+
+    const index = await get(server.httpUrl, '/device/detail/3', 'gzip, deflate, br');
+    const api = await get(server.httpUrl, '/frontstage/v1/nothing-here', 'br');
+    for (const res of [index, api]) {
+      expect(String(res.headers['content-security-policy'])).toContain("default-src 'self'");
+      expect(String(res.headers['content-security-policy'])).toContain('frame-src');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+    }
+    // Each header left out of a hashed asset is one index.html sends (helmet sends no Permissions-Policy today).
+    for (const name of DOCUMENT_ONLY_HEADERS) {
+      expect(asset.headers[name], name).toBeUndefined();
+      if (name !== 'permissions-policy') expect(index.headers[name], name).toBeDefined();
     }
   });
 
