@@ -5,11 +5,11 @@
  */
 import { AppstoreOutlined, DeleteOutlined, EditOutlined, PlusOutlined, SettingOutlined } from '@ant-design/icons';
 import type { TProduct } from '@tessera/contracts';
-import { App, Button, Card, Empty, Flex, Image, Input, Space, Statistic, Table } from 'antd';
+import { App, Button, Image, Space, Statistic } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { rowTestId } from '../../components/rowTestId';
+import { ListPage } from '../../components/ListPage';
 import { useListQuery } from '../../components/usePagedQuery';
 import { useDeleteProduct, useProducts, useProductsSum } from './api';
 import { ProductClassesDrawer } from './ProductClassesDrawer';
@@ -20,8 +20,8 @@ import { ProductFunctionsModal } from './ProductFunctionsModal';
 export default function ProductListPage() {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
-  const { query, search, paginate } = useListQuery();
-  const products = useProducts(query);
+  const list = useListQuery();
+  const products = useProducts(list.query);
   const sum = useProductsSum();
   const remove = useDeleteProduct();
   const [form, setForm] = useState<{ product: TProduct | null } | null>(null);
@@ -51,7 +51,7 @@ export default function ProductListPage() {
     </Button>
   );
   return (
-    <Card
+    <ListPage<TProduct>
       title={t('products.title')}
       extra={
         <Space>
@@ -61,80 +61,70 @@ export default function ProductListPage() {
           {createButton}
         </Space>
       }
-    >
-      <Flex style={{ marginBottom: 16 }} justify="space-between" align="center">
-        <Input.Search
-          allowClear
-          placeholder={t('products.searchPlaceholder')}
-          onSearch={search}
-          style={{ maxWidth: 320 }}
-          data-testid="product-search"
+      list={list}
+      result={products}
+      searchPlaceholder={t('products.searchPlaceholder')}
+      searchTestId="product-search"
+      filters={
+        <Statistic
+          title={t('products.sum')}
+          value={sum.data?.total ?? 0}
+          loading={sum.isLoading}
+          style={{ marginLeft: 'auto' }}
+          data-testid="product-sum"
         />
-        <Statistic title={t('products.sum')} value={sum.data?.total ?? 0} loading={sum.isLoading} data-testid="product-sum" />
-      </Flex>
-      <Table<TProduct>
-        rowKey="id"
-        loading={products.isFetching}
-        dataSource={products.data?.data ?? []}
-        onRow={rowTestId('product')}
-        locale={{
-          emptyText: <Empty description={query.q ? t('products.noMatch') : t('products.empty')}>{!query.q && createButton}</Empty>,
-        }}
-        pagination={{
-          current: query.page,
-          pageSize: query.limit,
-          total: products.data?.total_items ?? 0,
-          showTotal: (total) => t('common.total', { total }),
-          onChange: paginate,
-        }}
-        columns={[
-          {
-            title: t('products.image'),
-            dataIndex: 'image_url',
-            width: 72,
-            render: (url: string | null) => (url ? <Image src={url} width={40} height={40} style={{ objectFit: 'contain' }} /> : '—'),
-          },
-          { title: t('common.name'), dataIndex: 'name' },
-          { title: t('products.model'), dataIndex: 'model' },
-          { title: t('products.number'), dataIndex: 'number' },
-          { title: t('products.modelNumber'), dataIndex: 'model_number' },
-          { title: t('products.class'), dataIndex: 'class_name', render: (c: string | null) => c ?? '—' },
-          { title: t('common.createdAt'), dataIndex: 'created_at', render: (ms: number) => dayjs(ms).format('YYYY-MM-DD HH:mm') },
-          {
-            title: t('common.actions'),
-            width: 130,
-            render: (_: unknown, p) => (
-              <Space>
-                <Button
-                  size="small"
-                  icon={<EditOutlined />}
-                  aria-label={t('products.edit')}
-                  onClick={() => setForm({ product: p })}
-                  data-testid={`product-edit-${p.id}`}
-                />
-                <Button
-                  size="small"
-                  icon={<SettingOutlined />}
-                  aria-label={t('products.functions.open')}
-                  onClick={() => setFunctionsOf(p)}
-                  data-testid={`product-functions-${p.id}`}
-                />
-                <Button
-                  size="small"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('common.delete')}
-                  onClick={() => confirmDelete(p)}
-                  data-testid={`product-delete-${p.id}`}
-                />
-              </Space>
-            ),
-          },
-        ]}
-      />
+      }
+      rowPrefix="product"
+      empty={{ text: t('products.empty'), noMatch: t('products.noMatch'), action: createButton }}
+      columns={[
+        {
+          title: t('products.image'),
+          dataIndex: 'image_url',
+          width: 72,
+          render: (url: string | null, p) =>
+            url ? <Image src={url} alt={p.name} width={40} height={40} style={{ objectFit: 'contain' }} /> : '—',
+        },
+        { title: t('common.name'), dataIndex: 'name' },
+        { title: t('products.model'), dataIndex: 'model' },
+        { title: t('products.number'), dataIndex: 'number' },
+        { title: t('products.modelNumber'), dataIndex: 'model_number' },
+        { title: t('products.class'), dataIndex: 'class_name', render: (c: string | null) => c ?? '—' },
+        { title: t('common.createdAt'), dataIndex: 'created_at', render: (ms: number) => dayjs(ms).format('YYYY-MM-DD HH:mm') },
+        {
+          title: t('common.actions'),
+          width: 130,
+          render: (_: unknown, p) => (
+            <Space>
+              <Button
+                size="small"
+                icon={<EditOutlined />}
+                aria-label={t('products.edit')}
+                onClick={() => setForm({ product: p })}
+                data-testid={`product-edit-${p.id}`}
+              />
+              <Button
+                size="small"
+                icon={<SettingOutlined />}
+                aria-label={t('products.functions.open')}
+                onClick={() => setFunctionsOf(p)}
+                data-testid={`product-functions-${p.id}`}
+              />
+              <Button
+                size="small"
+                danger
+                icon={<DeleteOutlined />}
+                aria-label={t('common.delete')}
+                onClick={() => confirmDelete(p)}
+                data-testid={`product-delete-${p.id}`}
+              />
+            </Space>
+          ),
+        },
+      ]}
+    >
       <ProductFormModal open={form !== null} product={form?.product ?? null} onClose={() => setForm(null)} />
       <ProductFunctionsModal product={functionsOf} onClose={() => setFunctionsOf(null)} />
       <ProductClassesDrawer open={classesOpen} onClose={() => setClassesOpen(false)} />
-    </Card>
+    </ListPage>
   );
 }

@@ -5,11 +5,11 @@
  */
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { AI_MODEL_FRAMEWORKS, AiModelErrorCode, type TAiModel, type TAiModelFramework } from '@tessera/contracts';
-import { App, Button, Card, Empty, Flex, Input, Select, Space, Table, Tag } from 'antd';
+import { App, Button, Select, Space, Tag } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { rowTestId } from '../../../components/rowTestId';
+import { ListPage } from '../../../components/ListPage';
 import { useListQuery } from '../../../components/usePagedQuery';
 import type { HttpError } from '../../../lib/http';
 import { formatLocalTime } from '../../devices/model/format';
@@ -21,9 +21,9 @@ export default function AiModelListPage() {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
-  const { query, search, paginate } = useListQuery();
+  const list = useListQuery();
   const [framework, setFramework] = useState<TAiModelFramework>();
-  const models = useAiModels({ ...query, framework });
+  const models = useAiModels({ ...list.query, framework });
   const remove = useDeleteAiModel();
   const [editing, setEditing] = useState<TAiModel | null | undefined>(undefined);
   const [created, setCreated] = useState<number>();
@@ -54,100 +54,88 @@ export default function AiModelListPage() {
       {t('aiModels.create')}
     </Button>
   );
-  const filtered = Boolean(query.q || framework);
 
   return (
-    <Card title={t('aiModels.title')} extra={create}>
-      <Flex gap={12} wrap style={{ marginBottom: 16 }}>
-        <Input.Search
-          allowClear
-          placeholder={t('aiModels.searchPlaceholder')}
-          onSearch={search}
-          style={{ maxWidth: 320 }}
-          data-testid="ai-model-search"
-        />
+    <ListPage<TAiModel>
+      title={t('aiModels.title')}
+      extra={create}
+      list={list}
+      result={models}
+      searchPlaceholder={t('aiModels.searchPlaceholder')}
+      searchTestId="ai-model-search"
+      filters={
         <Select<TAiModelFramework>
           allowClear
           placeholder={t('aiModels.allFrameworks')}
+          aria-label={t('aiModels.framework')}
           value={framework}
           onChange={(f) => {
             setFramework(f);
-            paginate(1, query.limit);
+            list.paginate(1, list.query.limit);
           }}
           options={AI_MODEL_FRAMEWORKS.map((f) => ({ value: f, label: t(`aiModels.frameworks.${f}`) }))}
           style={{ width: 200 }}
           data-testid="ai-model-framework-filter"
         />
-      </Flex>
-      <Table<TAiModel>
-        rowKey="id"
-        loading={models.isFetching}
-        dataSource={models.data?.data ?? []}
-        onRow={rowTestId('ai-model')}
-        locale={{
-          emptyText: (
-            <Empty description={filtered ? t('aiModels.noMatch') : t('aiModels.empty')} data-testid="ai-models-empty">
-              {!filtered && create}
-            </Empty>
+      }
+      rowPrefix="ai-model"
+      empty={{
+        text: t('aiModels.empty'),
+        noMatch: t('aiModels.noMatch'),
+        filtered: Boolean(framework),
+        action: create,
+        testId: 'ai-models-empty',
+      }}
+      columns={[
+        {
+          title: t('common.name'),
+          dataIndex: 'name',
+          render: (name: string, m) => (
+            <Link to={`/ai-model/detail/${m.id}`} data-testid={`ai-model-open-${m.id}`}>
+              {name}
+            </Link>
           ),
-        }}
-        pagination={{
-          current: query.page,
-          pageSize: query.limit,
-          total: models.data?.total_items ?? 0,
-          hideOnSinglePage: true,
-          onChange: paginate,
-        }}
-        columns={[
-          {
-            title: t('common.name'),
-            dataIndex: 'name',
-            render: (name: string, m) => (
-              <Link to={`/ai-model/detail/${m.id}`} data-testid={`ai-model-open-${m.id}`}>
-                {name}
-              </Link>
-            ),
-          },
-          {
-            title: t('aiModels.framework'),
-            dataIndex: 'framework',
-            render: (f: TAiModelFramework) => <Tag>{t(`aiModels.frameworks.${f}`)}</Tag>,
-          },
-          { title: t('aiModels.module'), key: 'module', render: (_, m) => `${m.module_name} (${m.module_model_number})` },
-          {
-            title: t('aiModels.latestRevision'),
-            dataIndex: 'latest_revision',
-            render: (n: number | null) => (n === null ? t('aiModels.noRevision') : t('aiModels.revisions.number', { revision: n })),
-          },
-          { title: t('aiModels.revisionCount'), dataIndex: 'revision_count', width: 110 },
-          { title: t('aiModels.updatedAt'), dataIndex: 'updated_at', render: (ts: number) => formatLocalTime(ts) },
-          {
-            title: t('common.actions'),
-            key: 'actions',
-            width: 110,
-            render: (_, m) => (
-              <Space>
-                <Button
-                  size="small"
-                  icon={<EditOutlined />}
-                  aria-label={t('aiModels.edit')}
-                  onClick={() => setEditing(m)}
-                  data-testid={`ai-model-edit-${m.id}`}
-                />
-                <Button
-                  size="small"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('common.delete')}
-                  onClick={() => confirmDelete(m)}
-                  data-testid={`ai-model-delete-${m.id}`}
-                />
-              </Space>
-            ),
-          },
-        ]}
-      />
+        },
+        {
+          title: t('aiModels.framework'),
+          dataIndex: 'framework',
+          render: (f: TAiModelFramework) => <Tag>{t(`aiModels.frameworks.${f}`)}</Tag>,
+        },
+        { title: t('aiModels.module'), key: 'module', render: (_, m) => `${m.module_name} (${m.module_model_number})` },
+        {
+          title: t('aiModels.latestRevision'),
+          dataIndex: 'latest_revision',
+          render: (n: number | null) => (n === null ? t('aiModels.noRevision') : t('aiModels.revisions.number', { revision: n })),
+        },
+        { title: t('aiModels.revisionCount'), dataIndex: 'revision_count', width: 110 },
+        { title: t('aiModels.updatedAt'), dataIndex: 'updated_at', render: (ts: number) => formatLocalTime(ts) },
+        {
+          title: t('common.actions'),
+          key: 'actions',
+          width: 110,
+          render: (_, m) => (
+            <Space>
+              <Button
+                size="small"
+                icon={<EditOutlined />}
+                aria-label={t('aiModels.edit')}
+                onClick={() => setEditing(m)}
+                data-testid={`ai-model-edit-${m.id}`}
+              />
+              <Button
+                size="small"
+                danger
+                icon={<DeleteOutlined />}
+                aria-label={t('common.delete')}
+                onClick={() => confirmDelete(m)}
+                data-testid={`ai-model-delete-${m.id}`}
+              />
+            </Space>
+          ),
+        },
+      ]}
+    >
       <AiModelDrawer model={editing} onClose={() => setEditing(undefined)} onSaved={(m) => editing === null && setCreated(m.id)} />
-    </Card>
+    </ListPage>
   );
 }

@@ -6,11 +6,11 @@
  */
 import { DeleteOutlined, DownloadOutlined, PlusOutlined, StopOutlined } from '@ant-design/icons';
 import type { TDownloadJob } from '@tessera/contracts';
-import { App, Button, Card, Empty, Flex, Input, Progress, Space, Table, Tag, Tooltip, Typography } from 'antd';
+import { App, Button, Flex, Progress, Space, Tag, Tooltip, Typography } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { DeviceName } from '../../../components/DeviceName';
-import { rowTestId } from '../../../components/rowTestId';
+import { ListPage } from '../../../components/ListPage';
 import { useListQuery } from '../../../components/usePagedQuery';
 import { formatBytes } from '../../../lib/formatBytes';
 import { formatDuration, formatLocalTime } from '../../devices/model/format';
@@ -126,8 +126,8 @@ function RowActions({ job }: { job: TDownloadJob }) {
 export default function DownloadCenterPage() {
   const { t, i18n } = useTranslation();
   const { message } = App.useApp();
-  const { query, search, paginate } = useListQuery();
-  const jobs = useDownloadJobs(query);
+  const list = useListQuery();
+  const jobs = useDownloadJobs(list.query);
   const [creating, setCreating] = useState(false);
   const newButton = (
     <Button type="primary" icon={<PlusOutlined />} onClick={() => setCreating(true)} data-testid="export-new">
@@ -138,75 +138,62 @@ export default function DownloadCenterPage() {
     j.mode === 'raw' ? t('downloads.modes.raw') : `${t(`downloads.fns.${j.fn}`)} / ${formatDuration(j.bucket_ms, i18n.language)}`;
 
   return (
-    <Card title={t('downloads.title')} extra={newButton}>
-      <Input.Search
-        allowClear
-        placeholder={t('downloads.search')}
-        onSearch={search}
-        style={{ maxWidth: 320, marginBottom: 16 }}
-        data-testid="export-search"
-      />
-      <Table<TDownloadJob>
-        rowKey="id"
-        loading={jobs.isFetching && !jobs.data}
-        dataSource={jobs.data?.data ?? []}
-        onRow={rowTestId('download-job')}
-        scroll={{ x: 900 }}
-        locale={{
-          emptyText: <Empty description={query.q ? t('downloads.noMatch') : t('downloads.empty')}>{!query.q && newButton}</Empty>,
-        }}
-        pagination={{
-          current: query.page,
-          pageSize: query.limit,
-          total: jobs.data?.total_items ?? 0,
-          showTotal: (total) => t('common.total', { total }),
-          onChange: paginate,
-        }}
-        columns={[
-          { title: t('downloads.name'), dataIndex: 'name', ellipsis: true },
-          {
-            title: t('downloads.devices'),
-            dataIndex: 'tangram_ids',
-            render: (ids: string[]) => (
-              <Tooltip title={ids.join(', ')}>
-                <span>
-                  {ids.length === 1 ? (
-                    <DeviceName tangramId={ids[0]} testId="job-device" />
-                  ) : (
-                    t('downloads.deviceCount', { count: ids.length })
-                  )}
-                </span>
-              </Tooltip>
-            ),
-          },
-          {
-            title: t('downloads.range'),
-            render: (_, j) => (
-              <span style={{ whiteSpace: 'nowrap' }}>
-                {formatLocalTime(j.start_ts)}
-                <br />
-                {formatLocalTime(j.end_ts)}
-              </span>
-            ),
-          },
-          {
-            title: t('downloads.content'),
-            render: (_, j) => (
+    <ListPage<TDownloadJob>
+      title={t('downloads.title')}
+      extra={newButton}
+      list={list}
+      result={jobs}
+      loading={jobs.isFetching && !jobs.data}
+      searchPlaceholder={t('downloads.search')}
+      searchTestId="export-search"
+      rowPrefix="download-job"
+      table={{ scroll: { x: 900 } }}
+      empty={{ text: t('downloads.empty'), noMatch: t('downloads.noMatch'), action: newButton }}
+      columns={[
+        { title: t('downloads.name'), dataIndex: 'name', ellipsis: true },
+        {
+          title: t('downloads.devices'),
+          dataIndex: 'tangram_ids',
+          render: (ids: string[]) => (
+            <Tooltip title={ids.join(', ')}>
               <span>
-                {j.keys.length ? j.keys.join(', ') : t('downloads.allKeys')}
-                <br />
-                <Typography.Text type="secondary">
-                  {what(j)} · {j.format.toUpperCase()}
-                </Typography.Text>
+                {ids.length === 1 ? (
+                  <DeviceName tangramId={ids[0]} testId="job-device" />
+                ) : (
+                  t('downloads.deviceCount', { count: ids.length })
+                )}
               </span>
-            ),
-          },
-          { title: t('downloads.state'), render: (_, j) => <StateCell job={j} /> },
-          { title: t('downloads.created'), dataIndex: 'created_at', render: (ts: number) => formatLocalTime(ts) },
-          { title: t('downloads.expires'), dataIndex: 'expires_at', render: (ts: number | null) => formatLocalTime(ts) },
-          { title: t('common.actions'), render: (_, j) => <RowActions job={j} /> },
-        ]}
-      />
+            </Tooltip>
+          ),
+        },
+        {
+          title: t('downloads.range'),
+          render: (_, j) => (
+            <span style={{ whiteSpace: 'nowrap' }}>
+              {formatLocalTime(j.start_ts)}
+              <br />
+              {formatLocalTime(j.end_ts)}
+            </span>
+          ),
+        },
+        {
+          title: t('downloads.content'),
+          render: (_, j) => (
+            <span>
+              {j.keys.length ? j.keys.join(', ') : t('downloads.allKeys')}
+              <br />
+              <Typography.Text type="secondary">
+                {what(j)} · {j.format.toUpperCase()}
+              </Typography.Text>
+            </span>
+          ),
+        },
+        { title: t('downloads.state'), render: (_, j) => <StateCell job={j} /> },
+        { title: t('downloads.created'), dataIndex: 'created_at', render: (ts: number) => formatLocalTime(ts) },
+        { title: t('downloads.expires'), dataIndex: 'expires_at', render: (ts: number | null) => formatLocalTime(ts) },
+        { title: t('common.actions'), render: (_, j) => <RowActions job={j} /> },
+      ]}
+    >
       <ExportModal
         open={creating}
         onClose={() => setCreating(false)}
@@ -215,6 +202,6 @@ export default function DownloadCenterPage() {
           void message.success(t('downloads.queued'));
         }}
       />
-    </Card>
+    </ListPage>
   );
 }

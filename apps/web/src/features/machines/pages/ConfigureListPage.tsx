@@ -6,11 +6,11 @@
  */
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { ErrorCode, type TMachineConfigure } from '@tessera/contracts';
-import { App, Button, Card, Empty, Flex, Image, Input, Space, Table, Tag, Tooltip } from 'antd';
+import { App, Button, Flex, Image, Space, Tag, Tooltip } from 'antd';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { rowTestId } from '../../../components/rowTestId';
+import { ListPage } from '../../../components/ListPage';
 import { useListQuery } from '../../../components/usePagedQuery';
 import type { HttpError } from '../../../lib/http';
 import { useDeleteMachineConfigure, useMachineConfigures } from '../api';
@@ -21,8 +21,8 @@ export default function ConfigureListPage() {
   const { t } = useTranslation();
   const { message, modal } = App.useApp();
   const navigate = useNavigate();
-  const { query, search, paginate } = useListQuery();
-  const configures = useMachineConfigures(query);
+  const list = useListQuery();
+  const configures = useMachineConfigures(list.query);
   const remove = useDeleteMachineConfigure();
   const [editing, setEditing] = useState<TMachineConfigure | null | undefined>(undefined);
 
@@ -73,97 +73,78 @@ export default function ConfigureListPage() {
   );
 
   return (
-    <Card title={t('machines.configure.title')} extra={create}>
-      <Input.Search
-        allowClear
-        placeholder={t('machines.configure.searchPlaceholder')}
-        onSearch={search}
-        style={{ maxWidth: 320, marginBottom: 16 }}
-        data-testid="configure-search"
-      />
-      <Table<TMachineConfigure>
-        rowKey="id"
-        loading={configures.isFetching}
-        dataSource={configures.data?.data ?? []}
-        onRow={rowTestId('configure')}
-        locale={{
-          emptyText: (
-            <Empty description={query.q ? t('machines.configure.noMatch') : t('machines.configure.empty')} data-testid="configures-empty">
-              {!query.q && create}
-            </Empty>
+    <ListPage<TMachineConfigure>
+      title={t('machines.configure.title')}
+      extra={create}
+      list={list}
+      result={configures}
+      searchPlaceholder={t('machines.configure.searchPlaceholder')}
+      searchTestId="configure-search"
+      rowPrefix="configure"
+      empty={{ text: t('machines.configure.empty'), noMatch: t('machines.configure.noMatch'), action: create, testId: 'configures-empty' }}
+      columns={[
+        {
+          title: t('machines.configure.picture'),
+          dataIndex: 'image_url',
+          width: 88,
+          render: (url: string | null) => (url ? <Image src={url} width={56} height={56} style={{ objectFit: 'contain' }} alt="" /> : '—'),
+        },
+        {
+          title: t('common.name'),
+          dataIndex: 'name',
+          render: (name: string, c) => (
+            <Space>
+              {name}
+              {c.in_use && <Tag color="blue">{t('machines.configure.inUse')}</Tag>}
+            </Space>
           ),
-        }}
-        pagination={{
-          current: query.page,
-          pageSize: query.limit,
-          total: configures.data?.total_items ?? 0,
-          hideOnSinglePage: true,
-          onChange: paginate,
-        }}
-        columns={[
-          {
-            title: t('machines.configure.picture'),
-            dataIndex: 'image_url',
-            width: 88,
-            render: (url: string | null) =>
-              url ? <Image src={url} width={56} height={56} style={{ objectFit: 'contain' }} alt="" /> : '—',
-          },
-          {
-            title: t('common.name'),
-            dataIndex: 'name',
-            render: (name: string, c) => (
-              <Space>
-                {name}
-                {c.in_use && <Tag color="blue">{t('machines.configure.inUse')}</Tag>}
-              </Space>
-            ),
-          },
-          {
-            title: t('machines.configure.components'),
-            dataIndex: 'components',
-            render: (components: TMachineConfigure['components']) => (
-              <Flex wrap gap={4}>
-                {components.map((p) => (
-                  <Tooltip key={p.id} title={`${p.product_name}: ${p.keys.join(', ')}`}>
-                    <Tag>{p.name}</Tag>
-                  </Tooltip>
-                ))}
-              </Flex>
-            ),
-          },
-          {
-            title: t('machines.configure.machines'),
-            dataIndex: 'instance_count',
-            width: 120,
-            render: (n: number, c) => (n ? <Link to={`/machine/equipment?configure=${c.id}`}>{n}</Link> : 0),
-          },
-          {
-            title: t('common.actions'),
-            key: 'actions',
-            width: 110,
-            render: (_, c) => (
-              <Space>
-                <Button
-                  size="small"
-                  icon={<EditOutlined />}
-                  aria-label={t('machines.configure.edit')}
-                  onClick={() => setEditing(c)}
-                  data-testid={`configure-edit-${c.id}`}
-                />
-                <Button
-                  size="small"
-                  danger
-                  icon={<DeleteOutlined />}
-                  aria-label={t('common.delete')}
-                  onClick={() => confirmDelete(c)}
-                  data-testid={`configure-delete-${c.id}`}
-                />
-              </Space>
-            ),
-          },
-        ]}
-      />
+        },
+        {
+          title: t('machines.configure.components'),
+          dataIndex: 'components',
+          render: (components: TMachineConfigure['components']) => (
+            <Flex wrap gap={4}>
+              {components.map((p) => (
+                <Tooltip key={p.id} title={`${p.product_name}: ${p.keys.join(', ')}`}>
+                  <Tag>{p.name}</Tag>
+                </Tooltip>
+              ))}
+            </Flex>
+          ),
+        },
+        {
+          title: t('machines.configure.machines'),
+          dataIndex: 'instance_count',
+          width: 120,
+          render: (n: number, c) => (n ? <Link to={`/machine/equipment?configure=${c.id}`}>{n}</Link> : 0),
+        },
+        {
+          title: t('common.actions'),
+          key: 'actions',
+          width: 110,
+          render: (_, c) => (
+            <Space>
+              <Button
+                size="small"
+                icon={<EditOutlined />}
+                aria-label={t('machines.configure.edit')}
+                onClick={() => setEditing(c)}
+                data-testid={`configure-edit-${c.id}`}
+              />
+              <Button
+                size="small"
+                danger
+                icon={<DeleteOutlined />}
+                aria-label={t('common.delete')}
+                onClick={() => confirmDelete(c)}
+                data-testid={`configure-delete-${c.id}`}
+              />
+            </Space>
+          ),
+        },
+      ]}
+    >
       <ConfigureDrawer configure={editing} onClose={() => setEditing(undefined)} />
-    </Card>
+    </ListPage>
   );
 }

@@ -6,11 +6,11 @@
  */
 import { DeleteOutlined, EditOutlined, PlusOutlined } from '@ant-design/icons';
 import { MAX_PAGE_LIMIT, type TMachineInstance } from '@tessera/contracts';
-import { App, Button, Card, Empty, Flex, Input, Select, Space, Table, Tooltip } from 'antd';
+import { App, Button, Select, Space, Tooltip } from 'antd';
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { rowTestId } from '../../../components/rowTestId';
+import { ListPage } from '../../../components/ListPage';
 import { useListQuery } from '../../../components/usePagedQuery';
 import type { HttpError } from '../../../lib/http';
 import { useSession } from '../../../lib/useSession';
@@ -35,8 +35,8 @@ export default function EquipmentListPage() {
   const isVendor = useSession().level !== 'user';
   const [params, setParams] = useSearchParams();
   const configureId = Number(params.get('configure')) || undefined;
-  const { query, search, paginate } = useListQuery();
-  const machines = useMachineInstances({ ...query, configure_id: configureId });
+  const list = useListQuery();
+  const machines = useMachineInstances({ ...list.query, configure_id: configureId });
   const options = useConfigureOptions(isVendor);
   const remove = useDeleteMachineInstance();
   const classText = useMachineClassText();
@@ -48,7 +48,7 @@ export default function EquipmentListPage() {
   }, [created, editing, navigate]);
 
   const filterBy = (id: number | undefined) => {
-    paginate(1, query.limit);
+    list.paginate(1, list.query.limit);
     setParams(id ? { configure: String(id) } : {}, { replace: true });
   };
   const confirmDelete = (m: TMachineInstance) =>
@@ -70,19 +70,16 @@ export default function EquipmentListPage() {
       {t('machines.instance.create')}
     </Button>
   );
-  const emptyText =
-    query.q || configureId ? t('machines.instance.noMatch') : isVendor ? t('machines.instance.empty') : t('machines.instance.emptyUser');
 
   return (
-    <Card title={t('machines.instance.title')} extra={create || undefined}>
-      <Flex gap={12} wrap style={{ marginBottom: 16 }}>
-        <Input.Search
-          allowClear
-          placeholder={t('machines.instance.searchPlaceholder')}
-          onSearch={search}
-          style={{ maxWidth: 320 }}
-          data-testid="instance-search"
-        />
+    <ListPage<TMachineInstance>
+      title={t('machines.instance.title')}
+      extra={create || undefined}
+      list={list}
+      result={machines}
+      searchPlaceholder={t('machines.instance.searchPlaceholder')}
+      searchTestId="instance-search"
+      filters={
         <Select<number>
           allowClear
           showSearch
@@ -95,90 +92,79 @@ export default function EquipmentListPage() {
           aria-label={t('machines.instance.configure')}
           data-testid="instance-configure-filter"
         />
-      </Flex>
-      <Table<TMachineInstance>
-        rowKey="id"
-        loading={machines.isFetching}
-        dataSource={machines.data?.data ?? []}
-        onRow={rowTestId('instance')}
-        locale={{
-          emptyText: (
-            <Empty description={emptyText} data-testid="instances-empty">
-              {!query.q && !configureId && create}
-            </Empty>
+      }
+      rowPrefix="instance"
+      empty={{
+        text: isVendor ? t('machines.instance.empty') : t('machines.instance.emptyUser'),
+        noMatch: t('machines.instance.noMatch'),
+        filtered: Boolean(configureId),
+        action: create,
+        testId: 'instances-empty',
+      }}
+      columns={[
+        {
+          title: t('common.name'),
+          dataIndex: 'name',
+          render: (name: string, m) => (
+            <Link to={`/machine/equipment/${m.id}`} data-testid={`instance-open-${m.id}`}>
+              {name}
+            </Link>
           ),
-        }}
-        pagination={{
-          current: query.page,
-          pageSize: query.limit,
-          total: machines.data?.total_items ?? 0,
-          hideOnSinglePage: true,
-          onChange: paginate,
-        }}
-        columns={[
-          {
-            title: t('common.name'),
-            dataIndex: 'name',
-            render: (name: string, m) => (
-              <Link to={`/machine/equipment/${m.id}`} data-testid={`instance-open-${m.id}`}>
-                {name}
-              </Link>
-            ),
-          },
-          { title: t('machines.instance.configure'), dataIndex: 'configure_name' },
-          { title: t('machines.instance.serial'), dataIndex: 'serial_number', render: (s: string) => s || '—' },
-          { title: t('machines.instance.location'), dataIndex: 'location', render: (s: string) => s || '—' },
-          {
-            title: t('machines.instance.class'),
-            dataIndex: 'machine_class',
-            render: (c: TMachineInstance['machine_class']) => (
-              <Tooltip title={classText(c).hint}>
-                <span>{classText(c).label}</span>
-              </Tooltip>
-            ),
-          },
-          {
-            title: t('machines.instance.bound'),
-            key: 'bound',
-            render: (_, m) =>
-              t('machines.instance.boundCount', { bound: m.components.filter((c) => c.device).length, total: m.components.length }),
-          },
-          ...(isVendor
-            ? [
-                {
-                  title: t('common.actions'),
-                  key: 'actions',
-                  width: 110,
-                  render: (_: unknown, m: TMachineInstance) => (
-                    <Space>
-                      <Button
-                        size="small"
-                        icon={<EditOutlined />}
-                        aria-label={t('machines.instance.edit')}
-                        onClick={() => setEditing(m)}
-                        data-testid={`instance-edit-${m.id}`}
-                      />
-                      <Button
-                        size="small"
-                        danger
-                        icon={<DeleteOutlined />}
-                        aria-label={t('common.delete')}
-                        onClick={() => confirmDelete(m)}
-                        data-testid={`instance-delete-${m.id}`}
-                      />
-                    </Space>
-                  ),
-                },
-              ]
-            : []),
-        ]}
-      />
+        },
+        { title: t('machines.instance.configure'), dataIndex: 'configure_name' },
+        { title: t('machines.instance.serial'), dataIndex: 'serial_number', render: (s: string) => s || '—' },
+        { title: t('machines.instance.location'), dataIndex: 'location', render: (s: string) => s || '—' },
+        {
+          title: t('machines.instance.class'),
+          dataIndex: 'machine_class',
+          render: (c: TMachineInstance['machine_class']) => (
+            <Tooltip title={classText(c).hint}>
+              <span>{classText(c).label}</span>
+            </Tooltip>
+          ),
+        },
+        {
+          title: t('machines.instance.bound'),
+          key: 'bound',
+          render: (_, m) =>
+            t('machines.instance.boundCount', { bound: m.components.filter((c) => c.device).length, total: m.components.length }),
+        },
+        ...(isVendor
+          ? [
+              {
+                title: t('common.actions'),
+                key: 'actions',
+                width: 110,
+                render: (_: unknown, m: TMachineInstance) => (
+                  <Space>
+                    <Button
+                      size="small"
+                      icon={<EditOutlined />}
+                      aria-label={t('machines.instance.edit')}
+                      onClick={() => setEditing(m)}
+                      data-testid={`instance-edit-${m.id}`}
+                    />
+                    <Button
+                      size="small"
+                      danger
+                      icon={<DeleteOutlined />}
+                      aria-label={t('common.delete')}
+                      onClick={() => confirmDelete(m)}
+                      data-testid={`instance-delete-${m.id}`}
+                    />
+                  </Space>
+                ),
+              },
+            ]
+          : []),
+      ]}
+    >
       <InstanceDrawer
         machine={editing}
         configureId={configureId}
         onClose={() => setEditing(undefined)}
         onSaved={(saved) => editing === null && setCreated(saved.id)}
       />
-    </Card>
+    </ListPage>
   );
 }

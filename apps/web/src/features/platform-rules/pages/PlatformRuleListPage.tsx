@@ -6,12 +6,12 @@
  */
 import { CopyOutlined, DeleteOutlined, EditOutlined, PauseCircleOutlined, PlayCircleOutlined, PlusOutlined } from '@ant-design/icons';
 import type { TPlatformRuleStatus } from '@tessera/contracts';
-import { Alert, App, Button, Card, Empty, Flex, Form, Input, Modal, Space, Table, Tag, Tooltip } from 'antd';
+import { Alert, App, Button, Flex, Form, Input, Modal, Space, Tag, Tooltip } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { rowTestId } from '../../../components/rowTestId';
+import { ListPage } from '../../../components/ListPage';
 import { useSession } from '../../../lib/useSession';
 import { useListQuery } from '../../../components/usePagedQuery';
 import { useCreatePlatformRule, useDeletePlatformRule, usePlatformRules, useRuleAction, useRuleMetrics } from '../api';
@@ -111,8 +111,8 @@ function RowActions({ rule }: { rule: TRow }) {
 export default function PlatformRuleListPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
-  const { query, search, paginate } = useListQuery();
-  const rules = usePlatformRules(query);
+  const list = useListQuery();
+  const rules = usePlatformRules(list.query);
   // Users granted the section read the list (no actions, no run metrics); editing stays with vendors.
   const readOnly = useSession().level === 'user';
   const metrics = useRuleMetrics(!readOnly);
@@ -140,90 +140,75 @@ export default function PlatformRuleListPage() {
 
   return (
     <Flex vertical gap={16}>
-      <Card title={t('platformRules.title')} extra={!readOnly && createButton}>
-        {readOnly && (
-          <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t('platformRules.readOnly')} data-testid="rule-read-only" />
-        )}
-        <Input.Search
-          allowClear
-          placeholder={t('platformRules.search')}
-          onSearch={search}
-          style={{ maxWidth: 320, marginBottom: 16 }}
-          data-testid="rule-search"
-        />
-        <Table<TRow>
-          rowKey="id"
-          loading={rules.isFetching && !rules.data}
-          dataSource={rules.data?.data ?? []}
-          onRow={rowTestId('platform-rule')}
-          locale={{
-            emptyText: (
-              <Empty description={query.q ? t('platformRules.noMatch') : t('platformRules.empty')}>
-                {!query.q && !readOnly && createButton}
-              </Empty>
-            ),
-          }}
-          pagination={{
-            current: query.page,
-            pageSize: query.limit,
-            total: rules.data?.total_items ?? 0,
-            showTotal: (total) => t('common.total', { total }),
-            onChange: paginate,
-          }}
-          columns={[
-            {
-              title: t('common.name'),
-              dataIndex: 'name',
-              render: (name: string, r) => (readOnly ? name : <Link to={`/platform_rule/detail/${r.id}`}>{name}</Link>),
-            },
-            {
-              title: t('platformRules.status'),
-              dataIndex: 'status',
-              render: (s: TPlatformRuleStatus, r) => <StatusTag status={s} testId={`rule-status-${r.id}`} />,
-            },
-            {
-              title: t('platformRules.triggerCol'),
-              dataIndex: 'trigger_kind',
-              render: (k: string | null) => (k ? t(`platformRules.trigger.${k}`) : '—'),
-            },
-            {
-              title: t('platformRules.version'),
-              dataIndex: 'version',
-              render: (v: number, r) =>
-                v === 0 ? (
-                  '—'
-                ) : (
-                  <Space size={4}>
-                    v{v}
-                    {r.dirty && <Tag>{t('platformRules.dirty')}</Tag>}
-                  </Space>
-                ),
-            },
-            {
-              title: t('platformRules.lastRun'),
-              dataIndex: 'last_run_at',
-              render: (ms: number | null) => (ms ? dayjs(ms).format('YYYY-MM-DD HH:mm:ss') : '—'),
-            },
-            ...(readOnly
-              ? []
-              : [
-                  {
-                    title: t('platformRules.runsPerMinute'),
-                    key: 'spark',
-                    width: 140,
-                    render: (_: unknown, r: TRow) => {
-                      const m = perMinute.get(r.id);
-                      return m ? (
-                        <Sparkline values={m.per_minute} label={t('platformRules.runsErrors', { runs: m.runs, errors: m.errors })} />
-                      ) : (
-                        '—'
-                      );
-                    },
+      <ListPage<TRow>
+        title={t('platformRules.title')}
+        extra={!readOnly && createButton}
+        notice={
+          readOnly && (
+            <Alert type="info" showIcon style={{ marginBottom: 16 }} message={t('platformRules.readOnly')} data-testid="rule-read-only" />
+          )
+        }
+        list={list}
+        result={rules}
+        loading={rules.isFetching && !rules.data}
+        searchPlaceholder={t('platformRules.search')}
+        searchTestId="rule-search"
+        rowPrefix="platform-rule"
+        empty={{ text: t('platformRules.empty'), noMatch: t('platformRules.noMatch'), action: !readOnly && createButton }}
+        columns={[
+          {
+            title: t('common.name'),
+            dataIndex: 'name',
+            render: (name: string, r) => (readOnly ? name : <Link to={`/platform_rule/detail/${r.id}`}>{name}</Link>),
+          },
+          {
+            title: t('platformRules.status'),
+            dataIndex: 'status',
+            render: (s: TPlatformRuleStatus, r) => <StatusTag status={s} testId={`rule-status-${r.id}`} />,
+          },
+          {
+            title: t('platformRules.triggerCol'),
+            dataIndex: 'trigger_kind',
+            render: (k: string | null) => (k ? t(`platformRules.trigger.${k}`) : '—'),
+          },
+          {
+            title: t('platformRules.version'),
+            dataIndex: 'version',
+            render: (v: number, r) =>
+              v === 0 ? (
+                '—'
+              ) : (
+                <Space size={4}>
+                  v{v}
+                  {r.dirty && <Tag>{t('platformRules.dirty')}</Tag>}
+                </Space>
+              ),
+          },
+          {
+            title: t('platformRules.lastRun'),
+            dataIndex: 'last_run_at',
+            render: (ms: number | null) => (ms ? dayjs(ms).format('YYYY-MM-DD HH:mm:ss') : '—'),
+          },
+          ...(readOnly
+            ? []
+            : [
+                {
+                  title: t('platformRules.runsPerMinute'),
+                  key: 'spark',
+                  width: 140,
+                  render: (_: unknown, r: TRow) => {
+                    const m = perMinute.get(r.id);
+                    return m ? (
+                      <Sparkline values={m.per_minute} label={t('platformRules.runsErrors', { runs: m.runs, errors: m.errors })} />
+                    ) : (
+                      '—'
+                    );
                   },
-                  { title: t('common.actions'), key: 'actions', width: 170, render: (_: unknown, r: TRow) => <RowActions rule={r} /> },
-                ]),
-          ]}
-        />
+                },
+                { title: t('common.actions'), key: 'actions', width: 170, render: (_: unknown, r: TRow) => <RowActions rule={r} /> },
+              ]),
+        ]}
+      >
         <Modal
           open={creating}
           title={t('platformRules.create')}
@@ -242,7 +227,7 @@ export default function PlatformRuleListPage() {
             </Form.Item>
           </Form>
         </Modal>
-      </Card>
+      </ListPage>
       <PlatformAlertsCard />
     </Flex>
   );
