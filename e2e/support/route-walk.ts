@@ -50,19 +50,26 @@ export async function navigateInApp(page: Page, path: string): Promise<void> {
   }, path);
 }
 
-/** Waits until the page has drawn what it loads: no spinner or skeleton in the content for a moment (at most `timeoutMs`). */
+/**
+ * Waits until the page has drawn what it loads: no spinner or skeleton in the content for a moment (at most `timeoutMs`
+ * per wait). Checked again after the moment: the route's code may arrive during it (the router keeps the previous page
+ * until then) and the new page then starts its reads.
+ */
 export async function waitForPageDrawn(page: Page, timeoutMs = 8_000): Promise<void> {
-  await page
-    .waitForFunction(
-      () => {
-        const busy = document.querySelector(
-          '.ant-layout-content .ant-spin-spinning, .ant-layout-content .ant-skeleton, .ant-spin-fullscreen',
-        );
-        return !busy && document.querySelector('.ant-layout-content') !== null;
-      },
-      undefined,
-      { timeout: timeoutMs, polling: 100 },
-    )
-    .catch(() => undefined);
+  const notBusy = () =>
+    page
+      .waitForFunction(
+        () => {
+          const busy = document.querySelector(
+            '.ant-layout-content .ant-spin-spinning, .ant-layout-content .ant-skeleton, .ant-spin-fullscreen',
+          );
+          return !busy && document.querySelector('.ant-layout-content') !== null;
+        },
+        undefined,
+        { timeout: timeoutMs, polling: 100 },
+      )
+      .catch(() => undefined);
+  await notBusy();
   await page.waitForTimeout(250);
+  await notBusy();
 }
