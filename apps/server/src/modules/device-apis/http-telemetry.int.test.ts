@@ -1,10 +1,17 @@
 /**
  * ThingsBoard's HTTP device API (docs/protocol.md "ThingsBoard device API (HTTP)") with real clients, fetch and curl:
- * 200 only once committed, the refusals (401, 400 counted like MQTT refusals, 413, 429 per token).
+ * 200 only once committed, the refusals (401, 400 counted like MQTT refusals, 413, 429 per token and past the device's
+ * points-per-second allowance).
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { MQTT_MAX_PACKET_BYTES, paths, type TDeviceCredentials } from '@tessera/contracts';
+import {
+  DEVICE_RATE_BURST_POINTS,
+  MAX_POINTS_PER_MESSAGE,
+  MQTT_MAX_PACKET_BYTES,
+  paths,
+  type TDeviceCredentials,
+} from '@tessera/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject, type TBuiltDevice } from '../../../test/device-factory.js';
 import { buildVendor } from '../../../test/factories.js';
@@ -18,8 +25,10 @@ describe(`ThingsBoard HTTP device API (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
   let dev: TBuiltDevice;
   let other: TBuiltDevice;
+  let fast: TBuiltDevice;
   let token = '';
   let otherToken = '';
+  let fastToken = '';
 
   const post = (t: string, body: string | Buffer, contentType = 'application/json') =>
     fetch(`${server.httpUrl}/api/v1/${t}/telemetry`, { method: 'POST', headers: { 'content-type': contentType }, body });
@@ -27,12 +36,13 @@ describe(`ThingsBoard HTTP device API (${TEST_DB_KIND})`, () => {
   beforeAll(async () => {
     server = await startTestServer();
     const vendor = await buildVendor(server);
-    [dev, other] = (await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId, count: 2 })).devices;
+    [dev, other, fast] = (await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId, count: 3 })).devices;
     const issue = async (d: TBuiltDevice) =>
       (await server.api<TDeviceCredentials>('POST', paths.deviceCredentials(d.tangramId), { token: vendor.token })).body
         .access_token as string;
     token = await issue(dev);
     otherToken = await issue(other);
+    fastToken = await issue(fast);
   });
   afterAll(() => server.stop());
 
@@ -113,6 +123,24 @@ describe(`ThingsBoard HTTP device API (${TEST_DB_KIND})`, () => {
     ]);
     expect(json.stdout).toBe('200');
     expect(await telemetryCount(server.ctx.db, other.id, 'temperature')).toBe(before + 2);
+  });
+
+  it('429, storing nothing, for a message past the device’s points-per-second allowance, counted like MQTT', async () => {
+    const now = Date.now();
+    // Message m holds MAX_POINTS_PER_MESSAGE points of its own timestamps (none a resend of another's).
+    const message = (m: number) =>
+      JSON.stringify(
+        Array.from({ length: MAX_POINTS_PER_MESSAGE }, (_, i) => ({ ts: now - m * MAX_POINTS_PER_MESSAGE - i, values: { current: i } })),
+      );
+    // Three bursts' worth at once: the bucket holds DEVICE_RATE_BURST_POINTS and refills 1,000 points a second.
+    const messages = (3 * DEVICE_RATE_BURST_POINTS) / MAX_POINTS_PER_MESSAGE;
+    const statuses = await Promise.all(Array.from({ length: messages }, (_, m) => post(fastToken, message(m)).then((r) => r.status)));
+    const refused = statuses.filter((s) => s === 429).length;
+    expect(refused).toBeGreaterThan(0);
+    expect(statuses.filter((s) => s !== 200 && s !== 429)).toEqual([]);
+    // Each 200 stored its points, each 429 none and was counted as refused.
+    expect(await telemetryCount(server.ctx.db, fast.id, 'current')).toBe((messages - refused) * MAX_POINTS_PER_MESSAGE);
+    expect(await rejectedCount(server.ctx.db, fast.id, 'rate_limited')).toBe(refused * MAX_POINTS_PER_MESSAGE);
   });
 
   it('429 past the per-token request rate (counted before the token is looked up), while another token goes on', async () => {

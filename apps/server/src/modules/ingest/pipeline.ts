@@ -86,6 +86,14 @@ export const INGEST_READ_BATCHES = 1;
 /** Payload bytes open at most before devices' sockets stop being read (read-gate.ts). */
 export const INGEST_READ_BYTES_MAX = 32 * 1024 * 1024;
 
+/**
+ * Told, as a publish is filed, what became of it: its points accepted into a batch, or refused with the parser's or the
+ * rate limit's reason. For callers that answer a request with it (HTTP, webhooks); the MQTT path passes none.
+ */
+export type TFiledReport = (
+  outcome: { kind: 'stored'; points: number } | { kind: 'refused'; reason: TRejectReason; detail: string },
+) => void;
+
 /** Batches device publishes into PostgreSQL/PGlite. */
 export class IngestPipeline {
   private filling = new PendingBatch();
@@ -121,6 +129,7 @@ export class IngestPipeline {
   /**
    * Takes one publish of `device` on its telemetry or status topic, received at `svcRecvTs` by `way`. Resolves once the batch
    * holding it (or its refusal counter) has committed; rejects with IngestClosedError when shutdown gave up on it.
+   * `report`, when given, is told as the publish is filed whether its points were accepted or refused, and why.
    * When its project's keys are known and admission has room (nearly always), the publish is parsed and filed at
    * once, and the one promise it costs is the one answered.
    */
@@ -130,6 +139,7 @@ export class IngestPipeline {
     payload: Buffer,
     svcRecvTs = Date.now(),
     way: TIngestWay = 'mqtt',
+    report?: TFiledReport,
   ): Promise<void> {
     if (this.closing) return Promise.reject(new IngestClosedError('ingest is closing'));
     this.counters.messagesByWay[way] += 1;
@@ -138,8 +148,8 @@ export class IngestPipeline {
     const loading = this.opts.directory.projectKeys(device.projectId);
     const keys = this.loadedKeys.get(loading);
     const turn = keys ? this.gate.enter() : undefined;
-    if (keys && turn === null) return this.admit(device, kind, payload, keys, svcRecvTs, way);
-    return this.submitWaiting(device, kind, payload, svcRecvTs, way, loading, turn ?? undefined);
+    if (keys && turn === null) return this.admit(device, kind, payload, keys, svcRecvTs, way, report);
+    return this.submitWaiting(device, kind, payload, svcRecvTs, way, loading, turn ?? undefined, report);
   }
 
   /** {@link submit} of a publish that waits for its project's keys (`turn` undefined) or for its admission `turn`. */
@@ -151,6 +161,7 @@ export class IngestPipeline {
     way: TIngestWay,
     loading: Promise<ReadonlySet<string>>,
     turn: Promise<void> | undefined,
+    report: TFiledReport | undefined,
   ): Promise<void> {
     let keys: ReadonlySet<string>;
     try {
@@ -166,7 +177,7 @@ export class IngestPipeline {
       this.answered(payload.length);
       throw err;
     }
-    return this.admit(device, kind, payload, keys, svcRecvTs, way);
+    return this.admit(device, kind, payload, keys, svcRecvTs, way, report);
   }
 
   /**
@@ -180,6 +191,7 @@ export class IngestPipeline {
     keys: ReadonlySet<string>,
     svcRecvTs: number,
     way: TIngestWay,
+    report?: TFiledReport,
   ): Promise<void> {
     if (this.closing) {
       this.gate.added(0);
@@ -189,7 +201,7 @@ export class IngestPipeline {
     const { waiter, done } = PublishWaiter.create(this, payload.length);
     let held = 0;
     try {
-      held = this.take(device, kind, payload, keys, svcRecvTs, waiter, way);
+      held = this.take(device, kind, payload, keys, svcRecvTs, waiter, way, report);
     } catch (err) {
       // Unexpected (parsing refuses, it does not throw): the publisher is answered with it, never left open.
       waiter.reject(err instanceof Error ? err : new Error(String(err)));
@@ -276,6 +288,7 @@ export class IngestPipeline {
     svcRecvTs: number,
     waiter: TWaiter,
     way: TIngestWay,
+    report: TFiledReport | undefined,
   ): number {
     const batch = this.filling;
     const before = batch.size;
@@ -283,18 +296,23 @@ export class IngestPipeline {
     this.counters.messages += 1;
     if (!parsed.ok) {
       this.reject(batch, device, parsed.reason, parsed.count, parsed.detail, waiter);
+      report?.({ kind: 'refused', reason: parsed.reason, detail: parsed.detail });
     } else {
       const n = parsed.kind === 'telemetry' ? parsed.points.length : 1;
       const newestTs = parsed.kind === 'telemetry' ? newestTsOf(parsed.points) : parsed.status.ts;
       if (!this.bucketOf(device.id).take(n, newestTs, svcRecvTs)) {
         const rate = this.opts.ratePerS ?? DEVICE_RATE_POINTS_PER_S;
-        this.reject(batch, device, 'rate_limited', n, `over ${rate} points/s by the device's clock`, waiter);
+        const detail = `over ${rate} points/s by the device's clock`;
+        this.reject(batch, device, 'rate_limited', n, detail, waiter);
+        report?.({ kind: 'refused', reason: 'rate_limited', detail });
       } else if (parsed.kind === 'telemetry') {
         batch.addPoints(device, parsed.points, svcRecvTs, waiter);
         this.counters.pointsByWay[way] += n;
+        report?.({ kind: 'stored', points: n });
       } else {
         batch.addStatus(device, parsed.status, svcRecvTs, waiter);
         this.counters.pointsByWay[way] += 1;
+        report?.({ kind: 'stored', points: 1 });
       }
     }
     if (batch.size >= this.opts.batchMax) {

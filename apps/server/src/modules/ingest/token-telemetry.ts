@@ -2,12 +2,12 @@
  * Telemetry of a device that names itself by its access token outside MQTT (ThingsBoard's HTTP device API,
  * docs/protocol.md "ThingsBoard device API (HTTP)"): rewritten into the native message and handed to the one ingest
  * pipeline, so it is validated, limited, counted and acknowledged (after its batch commits) exactly like a publish.
- * The caller also learns whether the message was refused, and why, from the same parser the pipeline runs.
+ * The caller also learns whether the pipeline refused the message (its parser or the device's rate limit), and why.
  */
 import type { TTokenTelemetryOutcome } from '../../core/context.js';
 import { sha256 } from '../../core/crypto.js';
 import type { DeviceDirectory } from './directory.js';
-import { parseDevicePayload } from './parse.js';
+import { submitReporting } from './device-telemetry.js';
 import type { IngestPipeline } from './pipeline.js';
 import { thingsboardTelemetryToNative } from './thingsboard-telemetry.js';
 
@@ -26,9 +26,5 @@ export async function ingestTokenTelemetry(
 ): Promise<TTokenTelemetryOutcome> {
   const device = await deps.directory.deviceByTokenHash(sha256(token));
   if (!device) return { kind: 'unknown_token' };
-  const native = thingsboardTelemetryToNative(payload, nowMs);
-  const parsed = parseDevicePayload('telemetry', native, await deps.directory.projectKeys(device.projectId), nowMs);
-  await deps.pipeline.submit(device, 'telemetry', native, nowMs, 'http');
-  if (!parsed.ok) return { kind: 'refused', reason: parsed.reason, detail: parsed.detail };
-  return { kind: 'stored', points: parsed.kind === 'telemetry' ? parsed.points.length : 1 };
+  return submitReporting(deps.pipeline, device, thingsboardTelemetryToNative(payload, nowMs), nowMs, 'http');
 }
