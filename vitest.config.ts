@@ -28,6 +28,9 @@ export default defineConfig({
           pool: 'forks',
           isolate: false,
           maxWorkers: 2,
+          // A run naming unit and integration files together runs the projects one after the other (vitest refuses
+          // two projects with different worker counts in one group).
+          sequence: { groupOrder: 1 },
         },
       },
     ],
