@@ -47,9 +47,9 @@ describe('console routes (spec §2)', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('come from a routes.tsx in every feature that has a page (notifications, telemetry-store and webhooks lend cards to project pages, the assistant is a drawer of the layout)', () => {
+  it('come from a routes.tsx in every feature that has a page (lorawan, notifications, telemetry-store and webhooks lend cards to project pages, the assistant is a drawer of the layout)', () => {
     const features = readdirSync(join(SRC, 'features'), { withFileTypes: true }).filter((e) => e.isDirectory());
     const without = features.filter((e) => !readdirSync(join(SRC, 'features', e.name)).includes('routes.tsx')).map((e) => e.name);
-    expect(without.sort()).toEqual(['assistant', 'notifications', 'telemetry-store', 'webhooks']);
+    expect(without.sort()).toEqual(['assistant', 'lorawan', 'notifications', 'telemetry-store', 'webhooks']);
   });
 });
