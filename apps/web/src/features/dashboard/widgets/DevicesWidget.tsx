@@ -1,12 +1,13 @@
 /**
  * Device-table widget: the chosen devices with online state, last seen and one key's newest value; the twins are
  * read once and kept current from the live channel, the online state every minute. Devices the viewer may no longer
- * see are named as such.
+ * see are named as such. A few rows with no paging, sorting or filters: a plain `<table>` drawn with antd's theme
+ * tokens (antd's Table, with the select, pagination, dropdown and tree it imports, was about 90 KB br of a dashboard).
  */
 import { useQuery } from '@tanstack/react-query';
 import { paths, type TDevice, type TDeviceTwin, type TPage, type TWidgetParameter } from '@tessera/contracts';
-import { Table, Typography } from 'antd';
-import { useState } from 'react';
+import { Spin, Typography, theme } from 'antd';
+import { type CSSProperties, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { http } from '../../../lib/http';
@@ -15,6 +16,12 @@ import { useLiveDevice } from '../../../lib/live';
 import { useDeviceDetail } from '../../devices/api';
 import { OnlineBadge } from '../../devices/components/OnlineBadge';
 import { formatLocalTime, formatValues } from '../../devices/model/format';
+
+/** One row of the table: a chosen device, `device` absent when the viewer may no longer see it. */
+interface TRow {
+  id: string;
+  device: TDevice | undefined;
+}
 
 /** Keeps the newest live value of `key` per device. */
 function LiveValue({
@@ -54,11 +61,48 @@ export function DevicesWidget({ p }: { p: TWidgetParameter<'devices'> }) {
   const sensorName = first.data?.sensors.find((s) => s.key === p.key)?.name || p.key;
   const [live, setLive] = useState<Record<string, { ts: number; vs: (number | null)[] }>>({});
   const seen = new Map((list.data ?? []).map((d) => [d.tangram_id, d]));
-  const rows = p.tangram_ids.map((id) => ({ id, device: seen.get(id) }));
+  const rows: TRow[] = p.tangram_ids.map((id) => ({ id, device: seen.get(id) }));
   const latestOf = (id: string) => {
     if (!p.key) return null;
     return live[id] ?? twins.data?.find((tw) => tw.tangramId === id)?.telemetry.find((v) => v.key === p.key) ?? null;
   };
+  const { token } = theme.useToken();
+  const padding = `${token.paddingXS}px`;
+  const rule = `${token.lineWidth}px ${token.lineType} ${token.colorSplit}`;
+  // antd's small table: 8 px padding, a tinted heading row, a hairline under each row.
+  const cellStyle: CSSProperties = { padding, borderBottom: rule, textAlign: 'start', verticalAlign: 'middle' };
+  const headStyle: CSSProperties = {
+    ...cellStyle,
+    background: token.colorFillAlter,
+    color: token.colorTextHeading,
+    fontWeight: token.fontWeightStrong,
+  };
+  const columns: { key: string; title: string; render: (r: TRow) => ReactNode }[] = [
+    {
+      key: 'device',
+      title: t('dashboard.device'),
+      render: (r) =>
+        r.device ? (
+          <Link to={`/device/detail/${r.id}/telemetry-status`}>{r.device.name}</Link>
+        ) : (
+          <Typography.Text type="warning">{t('dashboard.deviceGone', { id: r.id.slice(-12) })}</Typography.Text>
+        ),
+    },
+    { key: 'online', title: t('dashboard.online'), render: (r) => (r.device ? <OnlineBadge online={r.device.online} /> : null) },
+    { key: 'lastSeen', title: t('dashboard.lastSeen'), render: (r) => formatLocalTime(r.device?.last_seen_at) },
+    ...(p.key
+      ? [
+          {
+            key: 'value',
+            title: t('dashboard.latestOf', { name: sensorName }),
+            render: (r: TRow) => {
+              const v = latestOf(r.id);
+              return <span data-testid={`widget-devices-value-${r.id}`}>{v ? formatValues(v.vs, i18n.language) : '—'}</span>;
+            },
+          },
+        ]
+      : []),
+  ];
   return (
     <>
       {p.key &&
@@ -72,38 +116,38 @@ export function DevicesWidget({ p }: { p: TWidgetParameter<'devices'> }) {
               onValue={(ts, vs) => setLive((m) => ({ ...m, [r.id]: { ts, vs } }))}
             />
           ))}
-      <Table
-        size="small"
-        rowKey="id"
-        pagination={false}
-        loading={list.isLoading}
-        dataSource={rows}
-        data-testid="widget-devices"
-        columns={[
-          {
-            title: t('dashboard.device'),
-            render: (_, r) =>
-              r.device ? (
-                <Link to={`/device/detail/${r.id}/telemetry-status`}>{r.device.name}</Link>
-              ) : (
-                <Typography.Text type="warning">{t('dashboard.deviceGone', { id: r.id.slice(-12) })}</Typography.Text>
-              ),
-          },
-          { title: t('dashboard.online'), render: (_, r) => (r.device ? <OnlineBadge online={r.device.online} /> : null) },
-          { title: t('dashboard.lastSeen'), render: (_, r) => formatLocalTime(r.device?.last_seen_at) },
-          ...(p.key
-            ? [
-                {
-                  title: t('dashboard.latestOf', { name: sensorName }),
-                  render: (_: unknown, r: { id: string }) => {
-                    const v = latestOf(r.id);
-                    return <span data-testid={`widget-devices-value-${r.id}`}>{v ? formatValues(v.vs, i18n.language) : '—'}</span>;
-                  },
-                },
-              ]
-            : []),
-        ]}
-      />
+      <div data-testid="widget-devices" style={{ overflowX: 'auto' }} aria-busy={list.isLoading}>
+        <table style={{ width: '100%', minWidth: 'max-content', borderCollapse: 'separate', borderSpacing: 0 }}>
+          <thead>
+            <tr>
+              {columns.map((c) => (
+                <th key={c.key} scope="col" style={headStyle}>
+                  {c.title}
+                </th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {list.isLoading ? (
+              <tr>
+                <td colSpan={columns.length} style={{ ...cellStyle, textAlign: 'center' }}>
+                  <Spin size="small" />
+                </td>
+              </tr>
+            ) : (
+              rows.map((r) => (
+                <tr key={r.id}>
+                  {columns.map((c) => (
+                    <td key={c.key} style={cellStyle}>
+                      {c.render(r)}
+                    </td>
+                  ))}
+                </tr>
+              ))
+            )}
+          </tbody>
+        </table>
+      </div>
     </>
   );
 }
