@@ -17,6 +17,14 @@ export interface TWaiter {
   reject: (err: Error) => void;
 }
 
+/**
+ * Told, as a publish is filed, what became of it: its points accepted into a batch, or refused with the parser's or the
+ * rate limit's reason. For callers that answer a request with it (HTTP, webhooks); the MQTT path passes none.
+ */
+export type TFiledReport = (
+  outcome: { kind: 'stored'; points: number } | { kind: 'refused'; reason: TRejectReason; detail: string },
+) => void;
+
 /** One accepted publish: its telemetry points or its status word, as rows. */
 export interface TPendingMessage {
   device: TIngestDevice;

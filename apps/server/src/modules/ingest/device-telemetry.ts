@@ -7,7 +7,8 @@
 import type { TDeviceTelemetryOutcome } from '../../core/context.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import type { TIngestWay } from './ingest-counters.js';
-import type { IngestPipeline, TFiledReport } from './pipeline.js';
+import type { TFiledReport } from './batch.js';
+import type { IngestPipeline } from './pipeline.js';
 
 /** What the pipeline made of one message (see {@link TFiledReport}). */
 export type TFiledOutcome = Parameters<TFiledReport>[0];

@@ -21,6 +21,7 @@ import {
   type TCommittedRows,
   type TPendingMessage,
   type TSliceRows,
+  type TFiledReport,
   type TWaiter,
 } from './batch.js';
 import { commitBatch, IngestClosedError } from './commit.js';
@@ -85,14 +86,6 @@ export const INGEST_QUEUED_BATCHES = INGEST_WRITERS + 2;
 export const INGEST_READ_BATCHES = 1;
 /** Payload bytes open at most before devices' sockets stop being read (read-gate.ts). */
 export const INGEST_READ_BYTES_MAX = 32 * 1024 * 1024;
-
-/**
- * Told, as a publish is filed, what became of it: its points accepted into a batch, or refused with the parser's or the
- * rate limit's reason. For callers that answer a request with it (HTTP, webhooks); the MQTT path passes none.
- */
-export type TFiledReport = (
-  outcome: { kind: 'stored'; points: number } | { kind: 'refused'; reason: TRejectReason; detail: string },
-) => void;
 
 /** Batches device publishes into PostgreSQL/PGlite. */
 export class IngestPipeline {
@@ -305,14 +298,11 @@ export class IngestPipeline {
         const detail = `over ${rate} points/s by the device's clock`;
         this.reject(batch, device, 'rate_limited', n, detail, waiter);
         report?.({ kind: 'refused', reason: 'rate_limited', detail });
-      } else if (parsed.kind === 'telemetry') {
-        batch.addPoints(device, parsed.points, svcRecvTs, waiter);
+      } else {
+        if (parsed.kind === 'telemetry') batch.addPoints(device, parsed.points, svcRecvTs, waiter);
+        else batch.addStatus(device, parsed.status, svcRecvTs, waiter);
         this.counters.pointsByWay[way] += n;
         report?.({ kind: 'stored', points: n });
-      } else {
-        batch.addStatus(device, parsed.status, svcRecvTs, waiter);
-        this.counters.pointsByWay[way] += 1;
-        report?.({ kind: 'stored', points: 1 });
       }
     }
     if (batch.size >= this.opts.batchMax) {
