@@ -38,10 +38,13 @@ function get(base: string, path: string, acceptEncoding: string): Promise<TRawRe
 describe('console files: compressed by Accept-Encoding, cached by name', () => {
   let server: TTestServer;
   let dist: string;
+  let parent: string;
 
   beforeAll(async () => {
-    dist = mkdtempSync(join(tmpdir(), 'tessera-dist-'));
-    mkdirSync(join(dist, 'assets'));
+    // The console's root itself under a folder named `assets`: only the root's own assets/ are hashed files.
+    parent = mkdtempSync(join(tmpdir(), 'tessera-dist-'));
+    dist = join(parent, 'assets', 'dist');
+    mkdirSync(join(dist, 'assets'), { recursive: true });
     // What `vite build` writes: each file with its .br and .gz siblings.
     for (const [name, text] of [
       ['index.html', INDEX],
@@ -55,7 +58,7 @@ describe('console files: compressed by Accept-Encoding, cached by name', () => {
   });
   afterAll(async () => {
     await server?.stop();
-    rmSync(dist, { recursive: true, force: true });
+    rmSync(parent, { recursive: true, force: true });
   });
 
   it('sends brotli to a browser that accepts it, and the bytes decode to the script', async () => {

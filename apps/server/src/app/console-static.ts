@@ -11,6 +11,7 @@
  * - any other path that is not the API's gets `index.html` (the console's router decides), except a missing
  *   `/assets/` file, which is a 404 rather than a page of HTML where a script was expected (app.ts's not-found handler).
  */
+import { relative } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
 import type { TApp } from '../core/app-type.js';
@@ -23,9 +24,12 @@ export const REVALIDATED_CACHE = 'no-cache';
 /** URL prefix of the build's content-hashed files (Vite's `assets/` directory). */
 const HASHED_PREFIX = '/assets/';
 
-/** True when `filePath` (a path on disk under the console's root, maybe ending in `.br`/`.gz`) is a hashed asset. */
-function isHashedAsset(filePath: string): boolean {
-  return /[\\/]assets[\\/]/.test(filePath);
+/**
+ * True when `filePath` (a path on disk under the console's `root`, maybe ending in `.br`/`.gz`) is a hashed asset:
+ * under the root's own `assets/` folder, whatever folders the root itself sits in.
+ */
+function isHashedAsset(root: string, filePath: string): boolean {
+  return /^assets[\\/]/.test(relative(root, filePath));
 }
 
 /**
@@ -47,8 +51,8 @@ export const DOCUMENT_ONLY_HEADERS = [
   'permissions-policy',
 ] as const;
 
-function setCacheHeaders(reply: FastifyReply, filePath: string): void {
-  if (!isHashedAsset(filePath)) {
+function setCacheHeaders(root: string, reply: FastifyReply, filePath: string): void {
+  if (!isHashedAsset(root, filePath)) {
     reply.header('cache-control', REVALIDATED_CACHE);
     return;
   }
@@ -64,7 +68,7 @@ export async function registerConsoleStatic(app: TApp, root: string): Promise<vo
     index: 'index.html',
     preCompressed: true,
     cacheControl: false,
-    setHeaders: setCacheHeaders,
+    setHeaders: (reply: FastifyReply, filePath: string) => setCacheHeaders(root, reply, filePath),
   });
 }
 
