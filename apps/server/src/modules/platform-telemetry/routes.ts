@@ -25,11 +25,10 @@ import {
   deletePlatformTelemetry,
   getPlatformTelemetry,
   listPlatformTelemetry,
-  platformTelemetrySeries,
-  platformTelemetryStatistics,
   previewFormula,
   updatePlatformTelemetry,
 } from './service.js';
+import { platformTelemetrySeries, platformTelemetryStatistics } from './stored-points.js';
 
 const tags = ['platform-telemetry'];
 const granted = { preHandler: [requireSection('platformTelemetry'), requireVendor] };

@@ -1,13 +1,11 @@
 /**
- * Platform telemetry CRUD, preview and series (spec §7 `/frontstage-pt/v1/platform-telemetry`;
+ * Platform telemetry CRUD and preview (its stored series: stored-points.ts) (spec §7 `/frontstage-pt/v1/platform-telemetry`;
  * docs/platform-telemetry.md). A tenant's own: every query is scoped by the caller's tenant, mounted devices must be
  * the tenant's, and a formula is compiled against the mounted devices' keys before anything is stored.
  */
 import {
   ErrorCode,
-  HISTORY_RANGE_MAX_DAYS,
   PLATFORM_TELEMETRY_MAX,
-  PLATFORM_TELEMETRY_POINT_MS,
   ZFormulaPreviewInput,
   ZPlatformTelemetryInput,
   type TFormulaPreview,
@@ -16,31 +14,16 @@ import {
   type TPlatformTelemetry,
   type TPlatformTelemetryInput,
   type TPlatformTelemetryPage,
-  type TPlatformTelemetrySeries,
-  type TPlatformTelemetrySeriesQuery,
-  type TPlatformTelemetryStatistics,
-  type TPlatformTelemetryStatisticsQuery,
 } from '@tessera/contracts';
 import { and, asc, count, eq, inArray, isNull, lte, or, sql } from 'drizzle-orm';
 import { AppError, conflict, notFound } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
-import { rowsOf, type Db } from '../../db/client.js';
+import type { Db } from '../../db/client.js';
 import { pageOf } from '../../db/paging.js';
-import {
-  devices,
-  platformTelemetries,
-  platformTelemetryDevices,
-  platformTelemetryPoints,
-  projectSensors,
-  telemetryLatest,
-} from '../../db/schema.js';
+import { devices, platformTelemetries, platformTelemetryDevices, projectSensors, telemetryLatest } from '../../db/schema.js';
 import { isUniqueViolation, searchAny } from '../../db/sql-helpers.js';
 import { visibleDevicesCondition } from '../devices/access.js';
 import { FlowRunError } from '../evaluation/flows/expression.js';
-import { planBuckets } from '../telemetry/buckets.js';
-import { assertRange } from '../telemetry/range.js';
-import { summaryFigures, type TSummaryRow, valueSummary } from '../telemetry/statistics.js';
-import { numOrNull } from '../telemetry/timeseries.js';
 import { compileFormula, FormulaError, type TCompiledFormula } from './formula.js';
 
 type TRow = typeof platformTelemetries.$inferSelect;
@@ -246,52 +229,8 @@ export async function evaluateOnLatest(
   }
 }
 
-/**
- * GET {id}/timeseries: the stored series (a point a minute) bucketed like history charts, at most
- * HISTORY_RANGE_MAX_DAYS.
- * @throws AppError 404 for another tenant's; 400 for a bad range.
- */
-export async function platformTelemetrySeries(
-  db: Db,
-  principal: TPrincipal,
-  id: number,
-  q: TPlatformTelemetrySeriesQuery,
-): Promise<TPlatformTelemetrySeries> {
-  assertRange(q.startTs, q.endTs, HISTORY_RANGE_MAX_DAYS);
-  await ownRow(db, principal, id);
-  const plan = planBuckets(q.startTs, q.endTs, q.width);
-  const bucketMs = Math.max(plan.bucketMs, PLATFORM_TELEMETRY_POINT_MS);
-  const b = sql`${bucketMs}::bigint`;
-  const agg = q.fn === 'count' ? sql`count(value)::float8` : sql.raw(`${q.fn}(value)::float8`);
-  const rows = rowsOf<{ b: number | string; v: number | null }>(
-    await db.execute(sql`select (ts / ${b}) * ${b} as b, ${agg} as v from ${platformTelemetryPoints}
-      where platform_telemetry_id = ${id} and ts between ${Math.floor(q.startTs / bucketMs) * bucketMs} and ${q.endTs}
-      group by 1 order by 1`),
-  );
-  return { id, bucket_ms: bucketMs, points: rows.map((r) => ({ ts: Number(r.b), vs: [numOrNull(r.v)] })) };
-}
-
-/**
- * GET {id}/statistics: count, min, max, average, standard deviation and percentiles of the stored points (a point a
- * minute) in the range, exact (docs/analytics.md).
- * @throws AppError 404 for another tenant's; 400 for a bad range.
- */
-export async function platformTelemetryStatistics(
-  db: Db,
-  principal: TPrincipal,
-  id: number,
-  q: TPlatformTelemetryStatisticsQuery,
-): Promise<TPlatformTelemetryStatistics> {
-  assertRange(q.startTs, q.endTs, HISTORY_RANGE_MAX_DAYS);
-  await ownRow(db, principal, id);
-  const [row] = rowsOf<TSummaryRow>(
-    await db.execute(sql`select ${valueSummary(sql`value`)} from ${platformTelemetryPoints}
-      where platform_telemetry_id = ${id} and ts between ${q.startTs} and ${q.endTs}`),
-  );
-  return { id, ...summaryFigures(row) };
-}
-
-async function ownRow(db: Db, principal: TPrincipal, id: number): Promise<TRow> {
+/** The caller's platform telemetry `id`. @throws AppError 404 when it is not the caller tenant's. */
+export async function ownRow(db: Db, principal: TPrincipal, id: number): Promise<TRow> {
   const [row] = await db
     .select()
     .from(platformTelemetries)
