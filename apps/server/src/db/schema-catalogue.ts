@@ -4,6 +4,7 @@
  * Part of the one Drizzle schema (schema.ts re-exports every schema file); times are epoch ms in `bigint` columns.
  */
 import {
+  type AnyPgColumn,
   bigint,
   boolean,
   doublePrecision,
@@ -131,6 +132,8 @@ export const projects = pgTable(
       .notNull()
       .default('I2C'),
     sensorPort: smallint('sensor_port').notNull().default(0),
+    /** A gateway of this project may create a device it names that does not exist (docs/decisions/device-apis.md "Gateway"). */
+    gatewayCreatesDevices: boolean('gateway_creates_devices').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('projects_tenant_idx').on(t.tenantId)],
@@ -197,10 +200,18 @@ export const devices = pgTable(
     firstSeenAt: epochMs('first_seen_at'),
     statusValue: bigint('status_value', { mode: 'number' }),
     statusTs: epochMs('status_ts'),
+    /** May use ThingsBoard's gateway API (`v1/gateway/…`) when logged in with its access token. */
+    isGateway: boolean('is_gateway').notNull().default(false),
+    /** The gateway this device was last connected behind (null: never behind one). */
+    gatewayId: integer('gateway_id').references((): AnyPgColumn => devices.id, { onDelete: 'set null' }),
+    /** When its gateway last said it left, or dropped (epoch ms): offline from then until heard from again. */
+    gatewayLeftAt: epochMs('gateway_left_at'),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex('devices_tangram_id_uq').on(t.tangramId),
+    index('devices_gateway_idx').on(t.gatewayId),
+    index('devices_project_name_idx').on(t.projectId, t.name),
     index('devices_tenant_idx').on(t.tenantId),
     index('devices_project_idx').on(t.projectId),
   ],
