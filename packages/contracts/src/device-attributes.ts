@@ -26,9 +26,13 @@ export const ATTRIBUTES_PER_SCOPE_MAX = 500;
  * (8000 bytes at most), so it is bounded well below.
  */
 export const RPC_RESPONSE_MAX_BYTES = 4096;
-/** `GET /api/v1/{token}/rpc`: the wait when no `timeout` is given, and the longest one may ask, in milliseconds. */
-export const RPC_POLL_DEFAULT_MS = 20_000;
-export const RPC_POLL_MAX_MS = 60_000;
+/**
+ * A device's HTTP long polls (`GET /api/v1/{token}/rpc`, `GET /api/v1/{token}/attributes/updates`): the wait when no
+ * `timeout` is given, and the shortest and longest one may ask, in milliseconds.
+ */
+export const DEVICE_POLL_DEFAULT_MS = 20_000;
+export const DEVICE_POLL_MIN_MS = 100;
+export const DEVICE_POLL_MAX_MS = 60_000;
 
 const utf8 = new TextEncoder();
 

@@ -84,6 +84,16 @@ export interface TMessageBus {
    * modules/ingest/thingsboard-downlink.ts); null when none came or `signal` aborted.
    */
   pollRpc(tangramId: string, timeoutMs: number, signal?: AbortSignal): Promise<{ id: number; method: string; params: unknown } | null>;
+  /**
+   * Waits up to `timeoutMs` for a change of device `tangramId`'s shared attributes made on any replica (ThingsBoard's
+   * HTTP attribute long poll): the attributes written and, when keys were deleted, `deleted`; null when none came or
+   * `signal` aborted.
+   */
+  pollSharedAttributes(
+    tangramId: string,
+    timeoutMs: number,
+    signal?: AbortSignal,
+  ): Promise<(Record<string, unknown> & { deleted?: string[] }) | null>;
   /** Device `tangramId`'s answer to RPC request `id`, handed to the command waiting for it; false for an unknown id. */
   answerRpc(tangramId: string, id: string, payload: Buffer): Promise<boolean>;
   /**

@@ -1,14 +1,22 @@
 /**
  * ThingsBoard's HTTP device API (docs/protocol.md "ThingsBoard device API (HTTP)"): `POST /api/v1/{token}/telemetry`
  * with the same payloads as `v1/devices/me/telemetry`; client attributes (`POST …/attributes`) and the attribute
- * request (`GET …/attributes?clientKeys=&sharedKeys=`); RPC by long poll (`GET …/rpc?timeout=`, 408 when none came)
+ * request (`GET …/attributes?clientKeys=&sharedKeys=`); shared attribute changes by long poll
+ * (`GET …/attributes/updates?timeout=`, 408 when none came); RPC by long poll (`GET …/rpc?timeout=`, 408 when none came)
  * and its answer (`POST …/rpc/{id}`); the device's own RPC (`POST …/rpc`, answered `{"error":"unsupported"}`).
  * Telemetry: 200 (empty) only once the points are committed; 401 for a
  * token no device has; 400 for a message ingest refuses (malformed, a key the project lacks, a value that is not a
  * number, over 1000 values, a timestamp outside the window — counted like an MQTT refusal); 413 over
  * MQTT_MAX_PACKET_BYTES; 429 over the per-token request rate; 503 while the server shuts down.
  */
-import { ErrorCode, MQTT_MAX_PACKET_BYTES, RPC_POLL_DEFAULT_MS, RPC_POLL_MAX_MS, RPC_RESPONSE_MAX_BYTES } from '@tessera/contracts';
+import {
+  DEVICE_POLL_DEFAULT_MS,
+  DEVICE_POLL_MAX_MS,
+  DEVICE_POLL_MIN_MS,
+  ErrorCode,
+  MQTT_MAX_PACKET_BYTES,
+  RPC_RESPONSE_MAX_BYTES,
+} from '@tessera/contracts';
 import { z } from 'zod';
 import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
@@ -23,7 +31,9 @@ export const HTTP_DEVICE_RATE_LIMIT = { max: 100, timeWindow: 10_000 } as const;
 const ZTokenParam = z.object({ token: z.string().min(1).max(128) });
 const ZRpcIdParam = ZTokenParam.extend({ id: z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'an RPC request id') });
 const ZAttributeQuery = z.object({ clientKeys: z.string().max(8192).optional(), sharedKeys: z.string().max(8192).optional() });
-const ZRpcPollQuery = z.object({ timeout: z.coerce.number().int().min(100).max(RPC_POLL_MAX_MS).default(RPC_POLL_DEFAULT_MS) });
+const ZPollQuery = z.object({
+  timeout: z.coerce.number().int().min(DEVICE_POLL_MIN_MS).max(DEVICE_POLL_MAX_MS).default(DEVICE_POLL_DEFAULT_MS),
+});
 const tags = ['device-api'];
 
 /** Registers the HTTP device API (prefix `''`: the paths are ThingsBoard's). */
@@ -85,9 +95,30 @@ export async function deviceHttpRoutes(app: TApp, ctx: TAppContext): Promise<voi
     },
   );
   app.get(
+    '/api/v1/:token/attributes/updates',
+    {
+      schema: {
+        tags,
+        params: ZTokenParam,
+        querystring: ZPollQuery,
+        summary: "Wait for a change of the device's shared attributes (long poll)",
+      },
+      config,
+    },
+    async (req, reply) => {
+      const device = await deviceOf(req.params.token);
+      const gone = new AbortController();
+      reply.raw.once('close', () => gone.abort());
+      const update = await ctx.bus.pollSharedAttributes(device.tangramId, req.query.timeout, gone.signal);
+      if (!update)
+        throw new AppError(408, ErrorCode.DeviceTimeout, `no shared attribute changed within ${req.query.timeout} ms: poll again`);
+      return reply.status(200).send(update);
+    },
+  );
+  app.get(
     '/api/v1/:token/rpc',
     {
-      schema: { tags, params: ZTokenParam, querystring: ZRpcPollQuery, summary: 'Wait for an RPC request to the device (long poll)' },
+      schema: { tags, params: ZTokenParam, querystring: ZPollQuery, summary: 'Wait for an RPC request to the device (long poll)' },
       config,
     },
     async (req, reply) => {

@@ -198,6 +198,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     tokenDevice: (token) => directory.deviceByTokenHash(sha256(token)),
     isDeviceListeningElsewhere: (tangramId) => (isExternal ? Promise.resolve(false) : tbDownlink.isListeningElsewhere(tangramId)),
     pollRpc: (tangramId, timeoutMs, signal) => tbDownlink.poll(tangramId, timeoutMs, signal),
+    pollSharedAttributes: (tangramId, timeoutMs, signal) => tbDownlink.pollSharedAttributes(tangramId, timeoutMs, signal),
     answerRpc: (tangramId, id, payload) => tbDownlink.rpcAnswered(tangramId, id, payload),
     sharedAttributesChanged: (tangramId, deviceId, sinceMs, deleted) =>
       tbDownlink.sharedAttributesChanged(tangramId, deviceId, sinceMs, deleted),

@@ -156,5 +156,18 @@ describe(`docs/protocol.md mosquitto_pub example (${TEST_DB_KIND})`, () => {
     const { stderr } = await run('curl', httpArgs(documented('curl', '/rpc/1'), String(request.id)), { timeout: 10_000 });
     expect(stderr).toContain('HTTP/1.1 200');
     expect((await viaHttp).body.result.rssi_dbm).toBe(-58);
+
+    // The attribute long poll: curl prints the shared change set while it waits.
+    let updated = false;
+    const update = run('curl', httpArgs(documented('curl', '/attributes/updates?timeout')), { timeout: 25_000 }).finally(() => {
+      updated = true;
+    });
+    await waitUntil(async () => {
+      if (!updated)
+        await server.api('POST', deviceAttributePaths.scope(dev.tangramId, 'shared'), { token: vendor.token, body: { interval: 45 } });
+      await sleep(100);
+      return updated;
+    }, 8_000);
+    expect(JSON.parse((await update).stdout)).toEqual({ interval: 45 });
   });
 });

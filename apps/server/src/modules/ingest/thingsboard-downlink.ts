@@ -1,8 +1,9 @@
 /**
  * What the platform sends a device logged in with its access token (docs/protocol.md "ThingsBoard device API",
  * docs/decisions/device-apis.md "RPC", "Shared attributes reach the device"): shared attribute updates on
- * `v1/devices/me/attributes`, and remote-control commands as RPC requests on `v1/devices/me/rpc/request/{n}` (MQTT)
- * or as the answer of a long poll `GET /api/v1/{token}/rpc` (HTTP); and the device's RPC answers, handed back to the
+ * `v1/devices/me/attributes` (MQTT) or as the answer of a long poll `GET /api/v1/{token}/attributes/updates` (HTTP),
+ * and remote-control commands as RPC requests on `v1/devices/me/rpc/request/{n}` (MQTT) or as the answer of a long
+ * poll `GET /api/v1/{token}/rpc` (HTTP); and the device's RPC answers, handed back to the
  * command that waits for them as the native reply on `devices/{id}/commands/{reqId}/reply`.
  *
  * A device may be connected to another replica than the one that changes an attribute or sends a command: every
@@ -20,6 +21,7 @@ import { startDatabaseListener, type TDatabaseListener } from '../../core/databa
 import type { Database, Db } from '../../db/client.js';
 import { deviceAccessTokens, devices } from '../../db/schema.js';
 import { attributeObject, readAttributes } from '../attributes/attribute-store.js';
+import { DeviceLongPolls } from './device-long-polls.js';
 
 /** The NOTIFY channel between replicas; the payload is one {@link TDownlinkNote} as JSON. */
 export const DEVICE_DOWNLINK_CHANNEL = 'tessera_device_downlink';
@@ -91,11 +93,11 @@ export function rpcAnswerToNativeReply(payload: Buffer): Buffer {
   return Buffer.from(JSON.stringify(isError ? { ok: false, error: (json as { error: string }).error } : { ok: true, result: json }));
 }
 
-/** A long poll waiting on this replica. */
-interface TPoller {
-  /** Answers the poll: a request, or null (the replica stops). */
-  deliver(req: TRpcRequest | null): void;
-}
+/**
+ * A shared attribute change as a device's attribute long poll receives it: the attributes written, and `deleted`
+ * (the keys deleted) when some were — ThingsBoard's attribute update notification.
+ */
+export type TSharedAttributeUpdate = TAttributeMap & { deleted?: string[] };
 
 /** Parses `devices/{tangramId}/commands/{reqId}` (a command, not its reply), or null. */
 function commandTopicParts(topic: string): { tangramId: string; reqId: string } | null {
@@ -108,7 +110,8 @@ function commandTopicParts(topic: string): { tangramId: string; reqId: string } 
 export class ThingsboardDownlink {
   private readonly replica = randomUUID();
   private readonly listener: TDatabaseListener;
-  private readonly pollers = new Map<string, Set<TPoller>>();
+  private readonly rpcPolls = new DeviceLongPolls<TRpcRequest>();
+  private readonly attributePolls = new DeviceLongPolls<TSharedAttributeUpdate>();
   /** `{tangramId}:{n}` → the command's request id, while its answer may come. */
   private readonly rpcIds = new Map<string, { reqId: string; timer: NodeJS.Timeout }>();
   private readonly whereQueries = new Map<string, () => void>();
@@ -153,7 +156,7 @@ export class ThingsboardDownlink {
 
   /** True when `tangramId` is connected here by token and subscribed to RPC, or long-polls for it here. */
   isListening(tangramId: string): boolean {
-    return (this.pollers.get(tangramId)?.size ?? 0) > 0 || this.subscribers(tangramId, TB_RPC_REQUEST_FILTER).length > 0;
+    return this.rpcPolls.has(tangramId) || this.subscribers(tangramId, TB_RPC_REQUEST_FILTER).length > 0;
   }
 
   /**
@@ -216,18 +219,14 @@ export class ThingsboardDownlink {
   /** Delivers a command to `tangramId`'s token connections or one long poll here; answers whether any took it. */
   private deliverRpc(tangramId: string, reqId: string, method: string, params: unknown): boolean {
     const hasMqtt = this.subscribers(tangramId, TB_RPC_REQUEST_FILTER).length > 0;
-    const poller = this.pollers.get(tangramId)?.values().next().value;
-    if (!hasMqtt && !poller) return false;
+    if (!hasMqtt && !this.rpcPolls.has(tangramId)) return false;
     const id = this.nextRpcId++;
     const key = `${tangramId}:${id}`;
     const timer = setTimeout(() => this.rpcIds.delete(key), RPC_ID_TTL_MS);
     timer.unref();
     this.rpcIds.set(key, { reqId, timer });
     if (hasMqtt) this.deliver(tangramId, TB_RPC_REQUEST_FILTER, `v1/devices/me/rpc/request/${id}`, JSON.stringify({ method, params }));
-    else if (poller) {
-      this.pollers.get(tangramId)?.delete(poller);
-      poller.deliver({ id, method, params });
-    }
+    else this.rpcPolls.answerOne(tangramId, { id, method, params });
     return true;
   }
 
@@ -259,30 +258,17 @@ export class ThingsboardDownlink {
     return true;
   }
 
-  /**
-   * Waits up to `timeoutMs` for a command to `tangramId` (HTTP long poll); null when none came or `signal` aborted.
-   */
+  /** Waits up to `timeoutMs` for a command to `tangramId` (HTTP long poll); null when none came or `signal` aborted. */
   poll(tangramId: string, timeoutMs: number, signal?: AbortSignal): Promise<TRpcRequest | null> {
-    return new Promise((resolve) => {
-      let set = this.pollers.get(tangramId);
-      if (!set) {
-        set = new Set();
-        this.pollers.set(tangramId, set);
-      }
-      const done = (req: TRpcRequest | null) => {
-        clearTimeout(timer);
-        signal?.removeEventListener('abort', onAbort);
-        const s = this.pollers.get(tangramId);
-        s?.delete(poller);
-        if (s?.size === 0) this.pollers.delete(tangramId);
-        resolve(req);
-      };
-      const poller: TPoller = { deliver: (req) => done(req) };
-      const onAbort = () => done(null);
-      const timer = setTimeout(() => done(null), timeoutMs);
-      signal?.addEventListener('abort', onAbort);
-      set.add(poller);
-    });
+    return this.rpcPolls.wait(tangramId, timeoutMs, signal);
+  }
+
+  /**
+   * Waits up to `timeoutMs` for a change of `tangramId`'s shared attributes (HTTP long poll), made on any replica;
+   * null when none came or `signal` aborted.
+   */
+  pollSharedAttributes(tangramId: string, timeoutMs: number, signal?: AbortSignal): Promise<TSharedAttributeUpdate | null> {
+    return this.attributePolls.wait(tangramId, timeoutMs, signal);
   }
 
   /**
@@ -294,12 +280,15 @@ export class ThingsboardDownlink {
     await this.notify({ k: 'attrs', r: this.replica, t: tangramId, i: deviceId, s: sinceMs, d: deleted });
   }
 
-  /** Sends this replica's token connections of `tangramId` subscribed to attributes the change. */
+  /** Sends the change to this replica's token connections of `tangramId` subscribed to attributes and its long polls. */
   private async pushShared(tangramId: string, deviceId: number, sinceMs: number, deleted: string[]): Promise<void> {
-    if (this.subscribers(tangramId, TB_ATTRIBUTES_TOPIC).length === 0) return;
-    if (deleted.length > 0) this.deliver(tangramId, TB_ATTRIBUTES_TOPIC, TB_ATTRIBUTES_TOPIC, JSON.stringify({ deleted }));
+    const subscribed = this.subscribers(tangramId, TB_ATTRIBUTES_TOPIC).length > 0;
+    if (!subscribed && !this.attributePolls.has(tangramId)) return;
+    if (subscribed && deleted.length > 0) this.deliver(tangramId, TB_ATTRIBUTES_TOPIC, TB_ATTRIBUTES_TOPIC, JSON.stringify({ deleted }));
     const changed: TAttributeMap = attributeObject(await readAttributes(this.deps.db, deviceId, 'shared', undefined, sinceMs));
-    if (Object.keys(changed).length > 0) this.deliver(tangramId, TB_ATTRIBUTES_TOPIC, TB_ATTRIBUTES_TOPIC, JSON.stringify(changed));
+    const written = Object.keys(changed).length > 0;
+    if (subscribed && written) this.deliver(tangramId, TB_ATTRIBUTES_TOPIC, TB_ATTRIBUTES_TOPIC, JSON.stringify(changed));
+    if (written || deleted.length > 0) this.attributePolls.answerAll(tangramId, deleted.length > 0 ? { ...changed, deleted } : changed);
   }
 
   private async notify(note: TDownlinkNote): Promise<void> {
@@ -354,7 +343,8 @@ export class ThingsboardDownlink {
 
   /** Ends the long polls and stops listening. */
   async close(): Promise<void> {
-    for (const set of this.pollers.values()) for (const p of [...set]) p.deliver(null);
+    this.rpcPolls.endAll();
+    this.attributePolls.endAll();
     for (const { timer } of this.rpcIds.values()) clearTimeout(timer);
     this.rpcIds.clear();
     await this.listener.close();
