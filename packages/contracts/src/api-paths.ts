@@ -52,6 +52,9 @@ export const paths = {
   device: (tangramId: string) => `${API.frontstage}/devices/${tangramId}`,
   deviceSecret: (tangramId: string) => `${API.frontstage}/devices/${tangramId}/secret`,
   deviceCredentials: (tangramId: string) => `${API.frontstage}/devices/${tangramId}/credentials`,
+  deviceGateway: (tangramId: string) => `${API.frontstage}/devices/${tangramId}/gateway`,
+  gatewayDevices: (tangramId: string) => `${API.frontstage}/devices/${tangramId}/gateway/devices`,
+  projectGateway: (projectId: number) => `${API.frontstage}/projects/${projectId}/gateway`,
   devicesV2: `${API.frontstage}/v2/devices`,
   deviceV2: (tangramId: string) => `${API.frontstage}/v2/devices/${tangramId}`,
 

@@ -124,6 +124,8 @@ export const ZDeviceDetail = ZDevice.extend({
   status_groups: ZStatusGroups,
   sensors: z.array(z.object({ key: z.string(), name: z.string(), unit: z.string(), value_count: z.number().int(), enabled: z.boolean() })),
   ingest_rejected: ZDeviceIngestStats,
+  /** May publish for other devices with ThingsBoard's gateway API (docs/decisions/device-apis.md "Gateway"). */
+  is_gateway: z.boolean(),
   /**
    * What the caller may do with this device: every permission for vendors, admins and users authorised to it, the
    * union of their roles' permissions for project-role members (docs/decisions/project-roles.md); the console hides

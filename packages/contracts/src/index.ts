@@ -51,6 +51,7 @@ export * from './model-deployments.js';
 export * from './assistant.js';
 export * from './device-credentials.js';
 export * from './device-attributes.js';
+export * from './device-gateways.js';
 export * from './device-certificates.js';
 export * from './webhooks.js';
 export * from './lorawan.js';

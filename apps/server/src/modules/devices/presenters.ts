@@ -18,9 +18,14 @@ export interface TDeviceDetailView extends TDeviceView {
   rejected: { reason: string; count: number }[];
 }
 
-/** True when the device was heard from within {@link DEVICE_ONLINE_WINDOW_MS} of `nowMs`. */
-export function isOnline(lastSeenAt: number | null, nowMs: number): boolean {
-  return lastSeenAt !== null && nowMs - lastSeenAt <= DEVICE_ONLINE_WINDOW_MS;
+/**
+ * True when the device was heard from within {@link DEVICE_ONLINE_WINDOW_MS} of `nowMs` and, when a gateway said it
+ * left (or the gateway's connection dropped) at `gatewayLeftAt`, was heard from since (docs/decisions/device-apis.md
+ * "Gateway": online state).
+ */
+export function isOnline(lastSeenAt: number | null, nowMs: number, gatewayLeftAt: number | null = null): boolean {
+  if (lastSeenAt === null || nowMs - lastSeenAt > DEVICE_ONLINE_WINDOW_MS) return false;
+  return gatewayLeftAt === null || lastSeenAt > gatewayLeftAt;
 }
 
 /** A device view → ZDevice. `nowMs` fixes the `online` reading. */
@@ -37,7 +42,7 @@ export function presentDevice(view: TDeviceView, nowMs = Date.now()): TDevice {
     project_name: view.projectName,
     product_id: view.productId,
     product_name: view.productName,
-    online: isOnline(d.lastSeenAt, nowMs),
+    online: isOnline(d.lastSeenAt, nowMs, d.gatewayLeftAt),
     last_seen_at: d.lastSeenAt,
     created_at: d.createdAt,
   };
@@ -50,6 +55,7 @@ export function presentDeviceDetail(view: TDeviceDetailView, permissions: TDevic
     status_groups: view.statusGroups,
     sensors: view.sensors.map((s) => ({ key: s.key, name: s.name, unit: s.unit, value_count: s.valueCount, enabled: s.enabled })),
     ingest_rejected: Object.fromEntries(view.rejected.map((r) => [r.reason, r.count])),
+    is_gateway: view.device.isGateway,
     permissions,
   };
 }

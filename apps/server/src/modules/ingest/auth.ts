@@ -42,6 +42,8 @@ import {
   thingsboardClientId,
   thingsboardHandledTopic,
 } from './thingsboard-acl.js';
+import type { GatewaySessions } from './gateway-sessions.js';
+import { classifyGatewayTopic, isGatewayNamespace, isGatewaySubscription } from './gateway-topics.js';
 import { thingsboardTelemetryToNative } from './thingsboard-telemetry.js';
 import type { ThingsboardUplink } from './thingsboard-uplink.js';
 
@@ -73,6 +75,8 @@ export interface THookDeps {
   onClientIdRejected?: () => void;
   /** Handles token devices' attribute and RPC publishes (absent: only their telemetry is taken). */
   thingsboard?: ThingsboardUplink;
+  /** Handles gateways' `v1/gateway/…` publishes (absent: a gateway may use only the device API). */
+  gateways?: GatewaySessions;
 }
 
 /** CONNACK return codes (MQTT 3.1.1 §3.2.2.3): 2 "identifier rejected", 3 "server unavailable", 5 "not authorised". */
@@ -232,6 +236,20 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
       if (!client) return done(null);
       const identity = identities.get(client);
       if (identity?.kind === 'device' && identity.via === 'token') {
+        // ThingsBoard's gateway API: only a device marked as a gateway may publish there (gateway-sessions.ts).
+        if (isGatewayNamespace(packet.topic)) {
+          const gatewayTopic = classifyGatewayTopic(packet.topic);
+          if (!gatewayTopic || !identity.device.isGateway || !deps.gateways)
+            return done(new Error(`publish to ${packet.topic} not allowed`));
+          const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
+          packet.topic = thingsboardHandledTopic(identity.device.tangramId);
+          packet.retain = false;
+          deps.gateways.handle(client, identity.device, gatewayTopic, payload, wayOf(client)).then(
+            () => done(null),
+            (err: Error) => done(err),
+          );
+          return;
+        }
         const topic = classifyThingsboardTopic(packet.topic);
         if (!deps.pipeline || !topic || (topic.kind !== 'telemetry' && !deps.thingsboard)) {
           return done(new Error(`publish to ${packet.topic} not allowed`));
@@ -279,7 +297,10 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
       const identity = identities.get(client);
       if (identity?.kind === 'device') {
         // A token login subscribes to ThingsBoard's filters as written (shared attributes, answers, RPC requests).
-        if (identity.via === 'token') return done(null, deps.thingsboard && isThingsboardSubscription(sub.topic) ? sub : null);
+        if (identity.via === 'token') {
+          const asGateway = identity.device.isGateway === true && deps.gateways !== undefined && isGatewaySubscription(sub.topic);
+          return done(null, deps.thingsboard && (isThingsboardSubscription(sub.topic) || asGateway) ? sub : null);
+        }
         return done(null, canDeviceSubscribe(identity.device.tangramId, sub.topic) ? sub : null);
       }
       const accountOf = liveAccountOf(sub.topic);

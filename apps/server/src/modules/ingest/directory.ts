@@ -15,6 +15,8 @@ export interface TIngestDevice {
   projectId: number;
   tangramId: string;
   secretHash: string;
+  /** May publish for other devices on `v1/gateway/…` (docs/decisions/device-apis.md "Gateway"). */
+  isGateway?: boolean;
 }
 
 /** How long a found device row and a project's key set are reused, in milliseconds. */
@@ -35,6 +37,7 @@ const INGEST_DEVICE_COLUMNS = {
   projectId: devices.projectId,
   tangramId: devices.tangramId,
   secretHash: devices.secretHash,
+  isGateway: devices.isGateway,
 };
 
 export class DeviceDirectory {

@@ -20,6 +20,8 @@ import { IngestPipeline, type TBatchObserver, type TCommittedRows, type TIngestC
 import { sha256 } from '../../core/crypto.js';
 import { ThingsboardDownlink } from './thingsboard-downlink.js';
 import { ThingsboardUplink } from './thingsboard-uplink.js';
+import { GatewayDirectory } from './gateway-directory.js';
+import { GatewaySessions } from './gateway-sessions.js';
 
 function safeJson(payload: Buffer): unknown {
   try {
@@ -128,8 +130,20 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     if (!downlink) throw new Error('the ThingsBoard downlink is not started');
     return downlink;
   });
+  // ThingsBoard's gateway API: devices behind gateways, by name (gateway-sessions.ts).
+  const gateways = new GatewaySessions({
+    db,
+    log,
+    pipeline,
+    names: new GatewayDirectory(db),
+    downlink: () => {
+      if (!downlink) throw new Error('the ThingsBoard downlink is not started');
+      return downlink;
+    },
+  });
   const hooks = createBrokerHooks({
     thingsboard: isExternal ? undefined : thingsboard,
+    gateways: isExternal ? undefined : gateways,
     db,
     tokens,
     directory,
@@ -141,6 +155,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     },
   });
   const broker = await createEmbeddedBroker(hooks, guard, pipeline.readGate);
+  broker.aedes.on('clientDisconnect', (client) => gateways.clientGone(client));
   const tbDownlink = new ThingsboardDownlink({
     database: ctx.database,
     db,
@@ -149,6 +164,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     publishLocal: (topic, payload) => broker.publish(topic, payload, { qos: 1 }),
     isWatchedLocally: (topic) => broker.isWatched(topic),
     listensNatively: (tangramId) => broker.isDeviceListening(tangramId),
+    gateways,
   });
   downlink = tbDownlink;
   // A command published on this broker goes to a token device as RPC, here or through another replica.
@@ -249,6 +265,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     async close() {
       broker.stopAccepting();
       await external?.close();
+      await gateways.close();
       await tbDownlink.close();
       await broker.close();
       await revocation.close();

@@ -15,7 +15,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, PublishPacket } from 'aedes';
 import type { Logger } from 'pino';
-import { eq, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
 import { RPC_RESPONSE_MAX_BYTES, type TAttributeMap, topics } from '@tessera/contracts';
 import { startDatabaseListener, type TDatabaseListener } from '../../core/database-listener.js';
 import type { Database, Db } from '../../db/client.js';
@@ -71,6 +71,8 @@ export interface TDownlinkDeps {
   isWatchedLocally(topic: string): boolean;
   /** Whether device `tangramId` is connected here natively and subscribed to its commands. */
   listensNatively(tangramId: string): boolean;
+  /** Gateways on this replica holding devices (gateway-sessions.ts): reached as the device API would reach them. */
+  gateways?: { holds(tangramId: string, filter: string): boolean; deliver(tangramId: string, filter: string, topic: string, payload: string): number };
 }
 
 /** The native reply (`{ ok, result | error }`, docs/protocol.md "Commands") an RPC answer of a device stands for. */
@@ -142,7 +144,10 @@ export class ThingsboardDownlink {
     return out;
   }
 
-  /** Publishes `payload` on `topic` to each token connection of `tangramId` subscribed to `filter`; answers how many. */
+  /**
+   * Publishes `payload` on `topic` to each token connection of `tangramId` subscribed to `filter`, and through the
+   * gateways here holding it; answers to how many connections.
+   */
   deliver(tangramId: string, filter: string, topic: string, payload: string): number {
     const targets = this.subscribers(tangramId, filter);
     for (const { client, qos } of targets) {
@@ -151,12 +156,17 @@ export class ThingsboardDownlink {
         if (err) this.deps.log.debug({ err, topic }, 'ThingsBoard downlink message not delivered');
       });
     }
-    return targets.length;
+    return targets.length + (this.deps.gateways?.deliver(tangramId, filter, topic, payload) ?? 0);
+  }
+
+  /** Whether `tangramId` is reached here on `filter`: a token connection of it subscribed, or a gateway holding it. */
+  private hasSubscriber(tangramId: string, filter: string): boolean {
+    return this.subscribers(tangramId, filter).length > 0 || this.deps.gateways?.holds(tangramId, filter) === true;
   }
 
   /** True when `tangramId` is connected here by token and subscribed to RPC, or long-polls for it here. */
   isListening(tangramId: string): boolean {
-    return this.rpcPolls.has(tangramId) || this.subscribers(tangramId, TB_RPC_REQUEST_FILTER).length > 0;
+    return this.rpcPolls.has(tangramId) || this.hasSubscriber(tangramId, TB_RPC_REQUEST_FILTER);
   }
 
   /**
@@ -188,10 +198,11 @@ export class ThingsboardDownlink {
 
   private async hasAccessToken(tangramId: string): Promise<boolean> {
     const rows = await this.deps.db
-      .select({ id: deviceAccessTokens.deviceId })
-      .from(deviceAccessTokens)
-      .innerJoin(devices, eq(devices.id, deviceAccessTokens.deviceId))
-      .where(eq(devices.tangramId, tangramId))
+      .select({ id: devices.id })
+      .from(devices)
+      .leftJoin(deviceAccessTokens, eq(devices.id, deviceAccessTokens.deviceId))
+      // A device behind a gateway is reached through its gateway's token login.
+      .where(and(eq(devices.tangramId, tangramId), or(isNotNull(deviceAccessTokens.deviceId), isNotNull(devices.gatewayId))))
       .limit(1);
     return rows.length > 0;
   }
@@ -218,7 +229,7 @@ export class ThingsboardDownlink {
 
   /** Delivers a command to `tangramId`'s token connections or one long poll here; answers whether any took it. */
   private deliverRpc(tangramId: string, reqId: string, method: string, params: unknown): boolean {
-    const hasMqtt = this.subscribers(tangramId, TB_RPC_REQUEST_FILTER).length > 0;
+    const hasMqtt = this.hasSubscriber(tangramId, TB_RPC_REQUEST_FILTER);
     if (!hasMqtt && !this.rpcPolls.has(tangramId)) return false;
     const id = this.nextRpcId++;
     const key = `${tangramId}:${id}`;
@@ -282,7 +293,7 @@ export class ThingsboardDownlink {
 
   /** Sends the change to this replica's token connections of `tangramId` subscribed to attributes and its long polls. */
   private async pushShared(tangramId: string, deviceId: number, sinceMs: number, deleted: string[]): Promise<void> {
-    const subscribed = this.subscribers(tangramId, TB_ATTRIBUTES_TOPIC).length > 0;
+    const subscribed = this.hasSubscriber(tangramId, TB_ATTRIBUTES_TOPIC);
     if (!subscribed && !this.attributePolls.has(tangramId)) return;
     if (subscribed && deleted.length > 0) this.deliver(tangramId, TB_ATTRIBUTES_TOPIC, TB_ATTRIBUTES_TOPIC, JSON.stringify({ deleted }));
     const changed: TAttributeMap = attributeObject(await readAttributes(this.deps.db, deviceId, 'shared', undefined, sinceMs));

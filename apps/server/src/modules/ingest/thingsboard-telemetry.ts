@@ -41,6 +41,14 @@ export function thingsboardTelemetryToNative(payload: Buffer, nowMs: number): Bu
   } catch {
     return payload;
   }
+  return thingsboardJsonToNative(json, nowMs);
+}
+
+/**
+ * {@link thingsboardTelemetryToNative} of a payload already parsed: `json` is one of ThingsBoard's telemetry shapes
+ * (the value a gateway message holds for one device, docs/protocol.md "ThingsBoard gateway API", is one too).
+ */
+export function thingsboardJsonToNative(json: unknown, nowMs: number): Buffer {
   const entries = Array.isArray(json) ? json : [json];
   const points: TLoosePoint[] = [];
   for (const entry of entries) {

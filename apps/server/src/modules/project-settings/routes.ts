@@ -1,6 +1,7 @@
 /**
  * Project settings routes (prefix `/frontstage/v1`): the notification tab (§7 "notification emails: GET, PUT;
- * POST notification/email/test") and the system tab's read-only provisioning details and fee estimate.
+ * POST notification/email/test"), the system tab's read-only provisioning details and fee estimate, and whether the
+ * project's gateways may create devices.
  * Vendor only (§6), scoped to the caller's tenant; another tenant's project answers 404.
  */
 import type { FastifyRequest } from 'fastify';
@@ -10,11 +11,13 @@ import {
   ZNotificationEmails,
   ZNotificationEmailTest,
   ZNotificationEmailTestResult,
+  ZProjectGatewaySettings,
   ZProvisioning,
 } from '@tessera/contracts';
 import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { principalOf, requireVendor } from '../../core/principal.js';
+import { getGatewaySettings, putGatewaySettings } from './gateway-setting.js';
 import { getNotificationEmails, putNotificationEmails } from './notification-emails.js';
 import { ownedProject } from './owned-project.js';
 import { projectFeeEstimate } from './project-fee.js';
@@ -53,6 +56,20 @@ export async function projectSettingsRoutes(app: TApp, ctx: TAppContext): Promis
       await ownedProject(db, tenant(req), req.params.id);
       return provisioningFor(ctx.config, req.hostname);
     },
+  );
+  const gateway = { ...system, params: ZIdParam, response: { 200: ZProjectGatewaySettings } };
+  app.get(
+    '/projects/:id/gateway',
+    { ...vendor, schema: { ...gateway, summary: "Whether the project's gateways may create devices" } },
+    (req) => getGatewaySettings(db, tenant(req), req.params.id),
+  );
+  app.put(
+    '/projects/:id/gateway',
+    {
+      ...vendor,
+      schema: { ...gateway, body: ZProjectGatewaySettings, summary: "Let the project's gateways create the devices they name, or not" },
+    },
+    (req) => putGatewaySettings(db, tenant(req), req.params.id, req.body),
   );
   app.get('/projects/:id/fee-estimate', { ...vendor, schema: { ...system, params: ZIdParam, response: { 200: ZFeeEstimate } } }, (req) =>
     projectFeeEstimate(db, tenant(req), req.params.id),
