@@ -8,6 +8,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { and, eq, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
 import type { Db } from '../../db/client.js';
 import { deviceIngestStats, devices, projects } from '../../db/schema.js';
 import { AppError } from '../../core/errors.js';
@@ -34,6 +35,7 @@ export class GatewayDirectory {
 
   constructor(
     private readonly db: Db,
+    private readonly log: Pick<Logger, 'error'>,
     private readonly ttlMs = DIRECTORY_TTL_MS,
   ) {}
 
@@ -71,7 +73,14 @@ export class GatewayDirectory {
       .from(projects)
       .where(and(eq(projects.id, gateway.projectId), eq(projects.tenantId, gateway.tenantId)));
     if (!project?.creates) return { kind: 'refused', reason: 'unknown_device' };
-    return { kind: 'device', device: await this.create(gateway, name) };
+    try {
+      return { kind: 'device', device: await this.create(gateway, name) };
+    } catch (err) {
+      // Registration refused (the project's product cannot make a Tangram ID): a refusal, not an outage to retry.
+      if (!(err instanceof AppError) && !(err instanceof RangeError)) throw err;
+      this.log.error({ err, gateway: gateway.tangramId, projectId: gateway.projectId }, 'a device named by a gateway could not be created');
+      return { kind: 'refused', reason: 'unknown_device' };
+    }
   }
 
   private byName(gateway: TIngestDevice, name: string): Promise<TIngestDevice[]> {

@@ -135,7 +135,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     db,
     log,
     pipeline,
-    names: new GatewayDirectory(db),
+    names: new GatewayDirectory(db, log),
     downlink: () => {
       if (!downlink) throw new Error('the ThingsBoard downlink is not started');
       return downlink;
