@@ -299,6 +299,7 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
         // A token login subscribes to ThingsBoard's filters as written (shared attributes, answers, RPC requests).
         if (identity.via === 'token') {
           const asGateway = identity.device.isGateway === true && deps.gateways !== undefined && isGatewaySubscription(sub.topic);
+          if (asGateway) deps.gateways?.attach(client, identity.device);
           return done(null, deps.thingsboard && (isThingsboardSubscription(sub.topic) || asGateway) ? sub : null);
         }
         return done(null, canDeviceSubscribe(identity.device.tangramId, sub.topic) ? sub : null);

@@ -1,9 +1,9 @@
 /**
  * ThingsBoard's gateway API on this replica (docs/protocol.md "ThingsBoard gateway API", docs/decisions/device-apis.md
  * "Gateway"): what a gateway's connection publishes on `v1/gateway/…` for the devices behind it, and what the platform
- * sends those devices through it. Each gateway connection holds the devices it said are connected (by name → device,
- * so a telemetry message costs no database look-up once its devices are known); a device the gateway names without
- * connecting it first is connected by that message, as ThingsBoard does.
+ * sends those devices through it. Each gateway holds the devices it said are connected (by name → device, so a
+ * telemetry message costs no database look-up once its devices are known) while one of its connections here is open;
+ * a device the gateway names without connecting it first is connected by that message, as ThingsBoard does.
  *
  * Up: connect / disconnect (online state), telemetry (rewritten per device into the native message and handed to the
  * one ingest pipeline: the same validation, rate allowance per device, refusal counters and PUBACK after the commit as
@@ -47,10 +47,15 @@ export interface TGatewayDeps {
   downlink: () => ThingsboardDownlink;
 }
 
-/** One gateway connection and the devices it holds connected, by the name it gave. */
+/**
+ * One gateway on this replica: its connections (those that published or subscribed on `v1/gateway/…`) and the devices
+ * it holds connected, by the name it gave. The devices stay connected until the gateway disconnects them or its last
+ * connection here closes, so a gateway may publish on one connection and listen on another (as `mosquitto_pub` and
+ * `mosquitto_sub` do); what the platform sends them goes to each of its connections subscribed.
+ */
 interface TSession {
   gateway: TIngestDevice;
-  client: Client;
+  clients: Set<Client>;
   children: Map<string, TIngestDevice>;
 }
 
@@ -74,7 +79,9 @@ function publishTo(client: Client, topic: string, payload: string, log: Logger):
 
 /** The gateway connections of this replica and the devices behind them. */
 export class GatewaySessions {
-  private readonly sessions = new Map<Client, TSession>();
+  /** By the gateway's device id. */
+  private readonly sessions = new Map<number, TSession>();
+  private readonly byClient = new Map<Client, TSession>();
   /** Device Tangram ID → the sessions holding it, with the name each knows it by. */
   private readonly byChild = new Map<string, Map<TSession, string>>();
   private readonly refusedLog: ThrottledLog;
@@ -92,7 +99,7 @@ export class GatewaySessions {
    * rejects when the database or ingest failed (the gateway resends).
    */
   async handle(client: Client, gateway: TIngestDevice, topic: TGatewayTopic, payload: Buffer, way: TIngestWay): Promise<void> {
-    const session = this.sessionOf(client, gateway);
+    const session = this.attach(client, gateway);
     switch (topic.kind) {
       case 'telemetry':
         return this.telemetry(session, payload, way);
@@ -119,12 +126,17 @@ export class GatewaySessions {
     }
   }
 
-  private sessionOf(client: Client, gateway: TIngestDevice): TSession {
-    let session = this.sessions.get(client);
+  /** Counts `client` among gateway `gateway`'s connections here (it publishes or subscribes on `v1/gateway/…`). */
+  attach(client: Client, gateway: TIngestDevice): TSession {
+    const known = this.byClient.get(client);
+    if (known) return known;
+    let session = this.sessions.get(gateway.id);
     if (!session) {
-      session = { gateway, client, children: new Map() };
-      this.sessions.set(client, session);
+      session = { gateway, clients: new Set(), children: new Map() };
+      this.sessions.set(gateway.id, session);
     }
+    session.clients.add(client);
+    this.byClient.set(client, session);
     return session;
   }
 
@@ -261,7 +273,7 @@ export class GatewaySessions {
         answer = req.form === 'key' ? { ...head, value: values[req.key] ?? null } : { ...head, values };
       }
     }
-    publishTo(session.client, GATEWAY_TOPICS.attributeResponse, JSON.stringify(answer), this.deps.log);
+    for (const client of session.clients) publishTo(client, GATEWAY_TOPICS.attributeResponse, JSON.stringify(answer), this.deps.log);
   }
 
   /**
@@ -282,7 +294,8 @@ export class GatewaySessions {
     const gatewayFilter = GATEWAY_FILTER_OF[filter];
     const holders = this.byChild.get(tangramId);
     if (!gatewayFilter || !holders) return false;
-    for (const session of holders.keys()) if (subscribedQos(session.client, gatewayFilter) !== null) return true;
+    for (const session of holders.keys())
+      for (const client of session.clients) if (subscribedQos(client, gatewayFilter) !== null) return true;
     return false;
   }
 
@@ -303,16 +316,20 @@ export class GatewaySessions {
     }
     let sent = 0;
     for (const [session, name] of holders) {
-      if (publishTo(session.client, gatewayFilter, JSON.stringify({ device: name, data }), this.deps.log)) sent += 1;
+      const message = JSON.stringify({ device: name, data });
+      for (const client of session.clients) if (publishTo(client, gatewayFilter, message, this.deps.log)) sent += 1;
     }
     return sent;
   }
 
-  /** The gateway connection `client` closed: the devices it held are offline from now. */
+  /** Connection `client` closed: when it was its gateway's last here, the devices the gateway held are offline from now. */
   clientGone(client: Client): void {
-    const session = this.sessions.get(client);
+    const session = this.byClient.get(client);
     if (!session) return;
-    this.sessions.delete(client);
+    this.byClient.delete(client);
+    session.clients.delete(client);
+    if (session.clients.size > 0) return;
+    this.sessions.delete(session.gateway.id);
     const ids = [...session.children.keys()].map((name) => this.release(session, name)?.id).filter((id): id is number => id !== undefined);
     this.deps.names.left(session.gateway, ids, Date.now()).catch((err: unknown) => {
       this.deps.log.warn({ err, gateway: session.gateway.tangramId }, 'devices behind a gateway not marked offline');
@@ -332,6 +349,7 @@ export class GatewaySessions {
     const nowMs = Date.now();
     const all = [...this.sessions.values()];
     this.sessions.clear();
+    this.byClient.clear();
     this.byChild.clear();
     await Promise.all(
       all.map((s) =>
