@@ -5,7 +5,7 @@
  * replica does then costs no query while nothing happens.
  *
  * On PostgreSQL the listener holds a connection of its own (`Database.connectUnbounded`: LISTEN lasts as long as the
- * session, so it cannot borrow a pooled connection), and keeps it: a lost connection is reopened with a backoff and
+ * session, so it cannot borrow a pooled connection), named after its channel ({@link listenerApplicationName}), and keeps it: a lost connection is reopened with a backoff and
  * LISTEN issued again. Notifications sent while it was not listening are lost, so after every LISTEN the owner is told
  * (`onListening`) to check once what it waits for. A connection that silently died (a partition) is found by
  * {@link TDatabaseListener.probe}, which the owner calls at its safety re-check.
@@ -20,6 +20,14 @@ export const LISTEN_DEADLINE_MS = 5_000;
 /** The first wait before reopening a lost connection, doubled per failed attempt up to the cap, in milliseconds. */
 const RECONNECT_BASE_MS = 250;
 const RECONNECT_CAP_MS = 5_000;
+
+/**
+ * The `application_name` a replica's listening connection on `channel` takes (PostgreSQL), so that
+ * `pg_stat_activity` tells how many replicas listen on it (modules/ingest/replica-queries.ts).
+ */
+export function listenerApplicationName(channel: string): string {
+  return `tessera listen ${channel}`.slice(0, 63);
+}
 
 /** A channel name: a plain lower-case identifier, so it reads the same quoted or not. */
 const CHANNEL = /^[a-z_][a-z0-9_]{0,62}$/;
@@ -126,7 +134,8 @@ function postgresListener(connect: () => Promise<pg.Client>, opts: TDatabaseList
     });
     client = fresh;
     let refused: unknown = null;
-    const listened = fresh.query(`LISTEN ${fresh.escapeIdentifier(channel)}`).catch((err: unknown) => {
+    const named = `SET application_name = ${fresh.escapeLiteral(listenerApplicationName(channel))}`;
+    const listened = fresh.query(`${named}; LISTEN ${fresh.escapeIdentifier(channel)}`).catch((err: unknown) => {
       refused = err ?? new Error('LISTEN failed');
     });
     if (!(await settlesWithin(listened, LISTEN_DEADLINE_MS)) || refused !== null || closed) {

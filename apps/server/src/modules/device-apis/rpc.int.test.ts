@@ -27,8 +27,19 @@ import { buildDeviceProject, type TBuiltDevice } from '../../../test/device-fact
 import { buildVendor, type TBuiltAccount } from '../../../test/factories.js';
 import { openScratchPostgres, startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { waitUntil } from '../ingest/ingest-test-kit.js';
+import { DEVICE_DOWNLINK_CHANNEL } from '../ingest/thingsboard-downlink.js';
+import type { Database } from '../../db/client.js';
 
 const run = promisify(execFile);
+
+/** The kinds of the notes replicas exchange on the downlink channel of `database`, as they come (PostgreSQL only). */
+async function watchNotes(database: Database): Promise<{ kinds: string[]; stop(): Promise<void> }> {
+  const client = await (database.connectUnbounded as () => Promise<import('pg').Client>)();
+  const kinds: string[] = [];
+  client.on('notification', (msg) => kinds.push((JSON.parse(msg.payload ?? '{}') as { k: string }).k));
+  await client.query(`LISTEN ${DEVICE_DOWNLINK_CHANNEL}`);
+  return { kinds, stop: () => client.end() };
+}
 /** Long enough for a loaded machine to spawn curl within a command's wait; the timeout test waits it once. */
 const TIMEOUT_MS = 3000;
 const INFO: TDeviceInfoReply = { firmwareVersion: 'tb-2.1', uptimeMs: 61_000, rssiDbm: -58, sensors: [] };
@@ -127,6 +138,19 @@ describe(`ThingsBoard RPC (${TEST_DB_KIND})`, () => {
     const c = await mqtt.connectAsync(server.mqttUrl, { username: tokens[3], reconnectPeriod: 0 });
     clients.push(c);
     expect((await info(devs[3] as TBuiltDevice)).status).toBe(409);
+  });
+
+  it('a token device connected nowhere is offline without asking: no other replica listens', async () => {
+    const dev = devs[0] as TBuiltDevice;
+    const notes = TEST_DB_KIND === 'postgres' ? await watchNotes(server.database) : null;
+    try {
+      expect(await server.ctx.bus.isDeviceListeningElsewhere(dev.tangramId)).toBe(false);
+      expect((await info(dev)).status).toBe(409);
+      await new Promise((r) => setTimeout(r, 200));
+      expect(notes?.kinds.filter((k) => k === 'where') ?? []).toEqual([]);
+    } finally {
+      await notes?.stop();
+    }
   });
 
   it('reaches mosquitto_sub and takes the answer from mosquitto_pub', async () => {
@@ -286,6 +310,16 @@ describe(`ThingsBoard RPC (${TEST_DB_KIND})`, () => {
         const { id } = await polled;
         expect((await fetch(`${a.httpUrl}/api/v1/${t}/rpc/${id}`, { method: 'POST', body: JSON.stringify(INFO) })).status).toBe(200);
         expect((await viaHttp).status).toBe(200);
+
+        // Connected nowhere: replica a asks, replica b says it does not hold the device, and a answers 409.
+        const notes = await watchNotes(database);
+        try {
+          expect((await a.api('POST', p.getDeviceInfo(dev.tangramId), { token: v.token })).status).toBe(409);
+          await waitUntil(() => notes.kinds.includes('nothere'), 5_000);
+          expect(notes.kinds.filter((k) => k === 'where' || k === 'here' || k === 'nothere')).toEqual(['where', 'nothere']);
+        } finally {
+          await notes.stop();
+        }
       } finally {
         await a.stop();
         await b.stop();

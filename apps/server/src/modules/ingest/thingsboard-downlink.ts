@@ -22,6 +22,7 @@ import type { Database, Db } from '../../db/client.js';
 import { deviceAccessTokens, devices } from '../../db/schema.js';
 import { attributeObject, readAttributes } from '../attributes/attribute-store.js';
 import { DeviceLongPolls } from './device-long-polls.js';
+import { ReplicaQueries } from './replica-queries.js';
 
 /** The NOTIFY channel between replicas; the payload is one {@link TDownlinkNote} as JSON. */
 export const DEVICE_DOWNLINK_CHANNEL = 'tessera_device_downlink';
@@ -47,9 +48,11 @@ type TDownlinkNote =
   | { k: 'answer'; r: string; t: string; n: string; b: string; q: string }
   /** Device `t`'s shared attributes changed at `s` (epoch ms) and `d` were deleted: tell it if you hold it. */
   | { k: 'attrs'; r: string; t: string; i: number; s: number; d: string[] }
-  /** Who holds device `t` listening for RPC? Answer `here` with query `q`. */
+  /** Who holds device `t` listening for RPC? Answer `here` or `nothere` with query `q`. */
   | { k: 'where'; r: string; t: string; q: string }
-  | { k: 'here'; r: string; q: string };
+  | { k: 'here'; r: string; q: string }
+  /** Not this replica (to `where` and `answer`): the asker stops waiting once every other replica said so. */
+  | { k: 'nothere'; r: string; q: string };
 
 /** An RPC request as a device receives it (the HTTP long poll's answer; on MQTT without `id`, which is in the topic). */
 export interface TRpcRequest {
@@ -72,7 +75,10 @@ export interface TDownlinkDeps {
   /** Whether device `tangramId` is connected here natively and subscribed to its commands. */
   listensNatively(tangramId: string): boolean;
   /** Gateways on this replica holding devices (gateway-sessions.ts): reached as the device API would reach them. */
-  gateways?: { holds(tangramId: string, filter: string): boolean; deliver(tangramId: string, filter: string, topic: string, payload: string): number };
+  gateways?: {
+    holds(tangramId: string, filter: string): boolean;
+    deliver(tangramId: string, filter: string, topic: string, payload: string): number;
+  };
 }
 
 /** The native reply (`{ ok, result | error }`, docs/protocol.md "Commands") an RPC answer of a device stands for. */
@@ -116,10 +122,11 @@ export class ThingsboardDownlink {
   private readonly attributePolls = new DeviceLongPolls<TSharedAttributeUpdate>();
   /** `{tangramId}:{n}` → the command's request id, while its answer may come. */
   private readonly rpcIds = new Map<string, { reqId: string; timer: NodeJS.Timeout }>();
-  private readonly whereQueries = new Map<string, () => void>();
+  private readonly questions: ReplicaQueries;
   private nextRpcId = 1;
 
   constructor(private readonly deps: TDownlinkDeps) {
+    this.questions = new ReplicaQueries(deps.database, DEVICE_DOWNLINK_CHANNEL);
     this.listener = startDatabaseListener({
       database: deps.database,
       channel: DEVICE_DOWNLINK_CHANNEL,
@@ -170,30 +177,19 @@ export class ThingsboardDownlink {
   }
 
   /**
-   * Whether another replica holds `tangramId` listening for RPC: asks them all and waits up to ELSEWHERE_WAIT_MS for
-   * the first to say so. Only devices with an access token are asked about (others never log in by token).
+   * Whether another replica holds `tangramId` listening for RPC: asks them all and waits for the first to say so, or
+   * for all to say not, at most ELSEWHERE_WAIT_MS. Only devices with an access token are asked about (others never
+   * log in by token); with no other replica listening, nobody is asked.
    */
   async isListeningElsewhere(tangramId: string): Promise<boolean> {
     if (!(await this.hasAccessToken(tangramId))) return false;
     return this.askOthers((q) => ({ k: 'where', r: this.replica, t: tangramId, q }));
   }
 
-  /** Sends the note `make(q)` and waits up to ELSEWHERE_WAIT_MS for a replica to answer `here` to query `q`. */
+  /** Sends the note `make(q)` to the other replicas and answers whether one said `here` to query `q` (ReplicaQueries.ask). */
   private async askOthers(make: (q: string) => TDownlinkNote): Promise<boolean> {
-    const q = randomUUID();
-    const answered = new Promise<boolean>((resolve) => {
-      const timer = setTimeout(() => {
-        this.whereQueries.delete(q);
-        resolve(false);
-      }, ELSEWHERE_WAIT_MS);
-      this.whereQueries.set(q, () => {
-        clearTimeout(timer);
-        this.whereQueries.delete(q);
-        resolve(true);
-      });
-    });
-    await this.notify(make(q));
-    return answered;
+    const others = await this.questions.otherListeners(await this.listener.ready(0));
+    return this.questions.ask((q) => this.notify(make(q)), others, ELSEWHERE_WAIT_MS);
   }
 
   private async hasAccessToken(tangramId: string): Promise<boolean> {
@@ -338,16 +334,17 @@ export class ThingsboardDownlink {
       case 'answer':
         this.takeAnswer(note.t, note.n, Buffer.from(note.b, 'base64')).then(
           (taken) => {
-            if (taken) void this.notify({ k: 'here', r: this.replica, q: note.q });
+            void this.notify({ k: taken ? 'here' : 'nothere', r: this.replica, q: note.q });
           },
           (err: unknown) => this.deps.log.warn({ err, tangramId: note.t }, 'RPC answer not handed on'),
         );
         return;
       case 'where':
-        if (this.isListening(note.t)) void this.notify({ k: 'here', r: this.replica, q: note.q });
+        void this.notify({ k: this.isListening(note.t) ? 'here' : 'nothere', r: this.replica, q: note.q });
         return;
       case 'here':
-        this.whereQueries.get(note.q)?.();
+      case 'nothere':
+        this.questions.answered(note.q, note.k === 'here');
         return;
     }
   }
@@ -358,6 +355,7 @@ export class ThingsboardDownlink {
     this.attributePolls.endAll();
     for (const { timer } of this.rpcIds.values()) clearTimeout(timer);
     this.rpcIds.clear();
+    this.questions.close();
     await this.listener.close();
   }
 }
