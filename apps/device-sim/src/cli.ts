@@ -13,6 +13,8 @@ import { registerDevices } from './register.js';
 const USAGE = `usage:
   sim --url mqtt://localhost:1883 --device <TANGRAMID>:<SECRET> [--device ...] [--rate 1] [--status-period 10000] [--qos 1]
   sim --protocol thingsboard --device <TANGRAMID>:<ACCESS_TOKEN> [--device ...] [--rate 1]   (ThingsBoard's MQTT API: telemetry, client attributes, RPC)
+  sim --protocol thingsboard --gateway --devices N --device <TANGRAMID>:<GATEWAY_TOKEN> [--name-prefix sim-] [--rate 1]
+                                              (ThingsBoard's gateway API: N devices named sim-1 … sim-N behind each gateway)
   sim --project <id> --devices 20 --api http://localhost:8080 --token <vendor token> [--url ...] [--rate 1]
   sim --device <TANGRAMID>:<SECRET> [--device ...] --ble-code
 options:
@@ -36,6 +38,8 @@ async function main(): Promise<void> {
       'ble-code': { type: 'boolean', default: false },
       'model-fault': { type: 'string' },
       protocol: { type: 'string', default: 'native' },
+      gateway: { type: 'boolean', default: false },
+      'name-prefix': { type: 'string', default: 'sim-' },
       help: { type: 'boolean', default: false },
     },
   });
@@ -50,7 +54,8 @@ async function main(): Promise<void> {
     for (const d of devices) console.log(`${d.tangramId} BLE code ${bleProof(d)}`);
     return;
   }
-  if (values.project) {
+  if (values.gateway && values.protocol !== 'thingsboard') throw new Error('--gateway needs --protocol thingsboard');
+  if (values.project && !values.gateway) {
     if (!values.token) throw new Error('--project needs --token (a vendor access token)');
     const registered = await registerDevices({
       api: values.api,
@@ -73,8 +78,10 @@ async function main(): Promise<void> {
     rateHz: Number(values.rate),
     statusPeriodMs: Number(values['status-period']),
     qos: values.qos === '0' ? 0 : 1,
+    gateway: values.gateway ? { devices: Number(values.devices), namePrefix: values['name-prefix'] } : undefined,
   });
-  console.log(`simulating ${devices.length} device(s) on ${values.url}; Ctrl-C stops`);
+  const what = values.gateway ? `gateway(s), ${values.devices} device(s) behind each,` : 'device(s)';
+  console.log(`simulating ${devices.length} ${what} on ${values.url}; Ctrl-C stops`);
   const timer = setInterval(() => console.log(JSON.stringify(sim.stats())), 10_000);
   process.once('SIGINT', () => {
     clearInterval(timer);

@@ -4,6 +4,7 @@
  * verified. Used by the CLI (`npm run sim`), the demo and the tests.
  */
 import { SimulatedDevice, type TSimCounters } from './device.js';
+import { SimulatedGateway } from './gateway.js';
 import { DEFAULT_KEYS, type TVibrationProfile } from './generators.js';
 import type { TInstalledModel, TModelFault } from './model-receiver.js';
 import type { TSimProtocol } from './thingsboard.js';
@@ -35,6 +36,11 @@ export interface TSimOptions {
   /** Status word publish period, in milliseconds. */
   statusPeriodMs?: number;
   qos?: 0 | 1;
+  /**
+   * Each device is a ThingsBoard gateway (its `secret` its access token) for `devices` devices named
+   * `{namePrefix}1` … (gateway.ts); its own telemetry is then not sent.
+   */
+  gateway?: { devices: number; namePrefix?: string };
 }
 
 /** A running simulator. */
@@ -71,22 +77,37 @@ export async function startSimulator(opts: TSimOptions): Promise<TSimulator> {
     modelsFailed: 0,
   };
   const rateHz = opts.rateHz ?? 1;
+  const gatewayOf = opts.gateway;
   const started = await Promise.allSettled(
-    opts.devices.map((d, i) =>
-      SimulatedDevice.start({
-        url: opts.url,
-        tangramId: d.tangramId,
-        secret: d.secret,
-        keys: d.keys ?? [...DEFAULT_KEYS],
-        basePeriodMs: Math.max(1, Math.round(1000 / rateHz)),
-        statusPeriodMs: opts.statusPeriodMs ?? DEFAULT_STATUS_PERIOD_MS,
-        qos: opts.qos ?? 1,
-        counters,
-        seed: i + 1,
-        vibrationProfile: d.vibrationProfile ?? 'steady',
-        modelFault: d.modelFault,
-        protocol: d.protocol,
-      }),
+    opts.devices.map(
+      (d, i): Promise<SimulatedDevice | SimulatedGateway> =>
+        gatewayOf
+          ? SimulatedGateway.start({
+              url: opts.url,
+              token: d.secret,
+              childCount: gatewayOf.devices,
+              namePrefix: gatewayOf.namePrefix,
+              keys: d.keys ?? [...DEFAULT_KEYS],
+              basePeriodMs: Math.max(1, Math.round(1000 / rateHz)),
+              qos: opts.qos ?? 1,
+              counters,
+              seed: i + 1,
+              vibrationProfile: d.vibrationProfile ?? 'steady',
+            })
+          : SimulatedDevice.start({
+              url: opts.url,
+              tangramId: d.tangramId,
+              secret: d.secret,
+              keys: d.keys ?? [...DEFAULT_KEYS],
+              basePeriodMs: Math.max(1, Math.round(1000 / rateHz)),
+              statusPeriodMs: opts.statusPeriodMs ?? DEFAULT_STATUS_PERIOD_MS,
+              qos: opts.qos ?? 1,
+              counters,
+              seed: i + 1,
+              vibrationProfile: d.vibrationProfile ?? 'steady',
+              modelFault: d.modelFault,
+              protocol: d.protocol,
+            }),
     ),
   );
   const devices = started.flatMap((s) => (s.status === 'fulfilled' ? [s.value] : []));
@@ -98,7 +119,7 @@ export async function startSimulator(opts: TSimOptions): Promise<TSimulator> {
   return {
     stats: () => ({ ...counters }),
     installedModel: (tangramId) => {
-      const device = devices.find((d) => d.tangramId === tangramId);
+      const device = devices.find((d): d is SimulatedDevice => d instanceof SimulatedDevice && d.tangramId === tangramId);
       if (!device) throw new Error(`no simulated device ${tangramId}`);
       return device.installedModel();
     },
@@ -115,3 +136,4 @@ export { RECONNECT_FIRST_MS, RECONNECT_MAX_MS, reconnectDelayMs } from './reconn
 export type { TSimCounters } from './device.js';
 export { MODEL_FAULTS, type TInstalledModel, type TModelFault } from './model-receiver.js';
 export { bleProof } from './ble-proof.js';
+export { gatewayDeviceNames } from './gateway.js';

@@ -16,6 +16,7 @@ import {
   type TGatewayChildren,
 } from '@tessera/contracts';
 import { and, eq } from 'drizzle-orm';
+import { SIM_FIRMWARE_VERSION, startSimulator } from '@tessera/device-sim';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { authorise, buildDeviceProject, type TBuiltDevice, type TBuiltProject } from '../../../test/device-factory.js';
@@ -171,6 +172,37 @@ describe(`Gateways: console API, attributes and RPC through a gateway (${TEST_DB
     expect(created).toBeDefined();
     expect(await telemetryCount(server.ctx.db, created?.id as number, 'temperature')).toBe(1);
     await setting(vendor.token, false);
+  });
+
+  it('the simulator acts as a gateway for N devices: their telemetry is stored, their remote control answered', async () => {
+    const named = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId, count: 3 });
+    await Promise.all(
+      named.devices.map((d, i) =>
+        server.ctx.db
+          .update(devices)
+          .set({ name: `sim-${i + 1}`, projectId: project.projectId })
+          .where(eq(devices.id, d.id)),
+      ),
+    );
+    const sim = await startSimulator({
+      url: server.mqttUrl,
+      devices: [{ tangramId: gateway.tangramId, secret: token }],
+      rateHz: 5,
+      gateway: { devices: 3 },
+    });
+    try {
+      await waitUntil(async () => (await Promise.all(named.devices.map((d) => telemetryCount(server.ctx.db, d.id)))).every((n) => n > 0));
+      const listed = (await server.api<TGatewayChildren>('GET', paths.gatewayDevices(gateway.tangramId), { token: vendor.token })).body
+        .items;
+      expect(listed.filter((d) => d.connected).map((d) => d.name)).toEqual(['sim-1', 'sim-2', 'sim-3']);
+      const res = await server.api<TDeviceInfoAnswer>('POST', cp.getDeviceInfo(named.devices[1]?.tangramId as string), {
+        token: vendor.token,
+      });
+      expect(res.status).toBe(200);
+      expect(res.body.result.firmware_version).toBe(SIM_FIRMWARE_VERSION);
+    } finally {
+      await sim.stop();
+    }
   });
 
   it('turning the flag off closes the gateway connection and refuses its next gateway publish', async () => {
