@@ -6,7 +6,6 @@
  * the loaded console, as a link would.
  * A route whose record does not exist (an id no one made) is walked too: it must say so without a dialog.
  */
-import AxeBuilder from '@axe-core/playwright';
 import { platformRulePaths, type TFlowGraphInput, type TPlatformRule } from '@tessera/contracts';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,25 +21,13 @@ import {
   type TBuiltProject,
   type TTestServer,
 } from '@tessera/server/testing';
+import { seriousAxeViolations } from '../support/accessibility.js';
 import { launchBrowser } from '../support/browser.js';
 import { login, publishAsDevice } from '../support/console.js';
 import { recordErrorDialogs, takeErrorDialogs } from '../support/dialogs.js';
 import { DESKTOP, measureHorizontalOverflow, PHONE } from '../support/layout.js';
 import { consolePaths, navigateInApp, waitForPageDrawn } from '../support/route-walk.js';
 import { startE2eServer } from '../support/server.js';
-
-/** axe-core's impacts that fail the walk. */
-const FAILING_IMPACTS = ['serious', 'critical'];
-
-/**
- * The axe-core rules the walk runs: WCAG 2.0 A and AA (form controls, buttons and links with a name, contrast, ARIA,
- * frames, images). Nothing is excluded. Kept cheap (docs/decisions/console.md "Keyboard and screen readers"): only
- * violations are reported (`resultTypes`: axe does not describe every passing node), and axe runs in one call over the
- * page (`setLegacyMode`) rather than frame by frame with its results merged in a new blank page each time — about
- * 0.9 s a page instead of 2.5 s on the shared machine. The page's frame title is checked; what a frame shows is
- * not: the console's only frame holds a vendor's own uploaded HTML (a custom page, sandboxed in another origin).
- */
-const AXE_TAGS = ['wcag2a', 'wcag2aa'];
 
 describe('every route as each role, at desktop and phone width (Chromium)', () => {
   let server: TTestServer;
@@ -114,19 +101,7 @@ describe('every route as each role, at desktop and phone width (Chromium)', () =
     }
     if (overflowPx > 0) found.push(`${label}: ${overflowPx}px wider than the window (${culprits.join(' | ')})`);
     if (withAxe) {
-      const result = await new AxeBuilder({ page })
-        .withTags(AXE_TAGS)
-        .options({ resultTypes: ['violations'] })
-        .setLegacyMode(true)
-        .analyze();
-      for (const v of result.violations.filter((x) => FAILING_IMPACTS.includes(x.impact ?? ''))) {
-        found.push(
-          `${label}: axe ${v.id} (${v.impact}) at ${v.nodes
-            .map((n) => n.target.join(' '))
-            .slice(0, 3)
-            .join(', ')}`,
-        );
-      }
+      for (const v of await seriousAxeViolations(page)) found.push(`${label}: axe ${v.id} (${v.impact}) at ${v.targets.join(', ')}`);
     }
     return found;
   }
@@ -166,6 +141,15 @@ describe('every route as each role, at desktop and phone width (Chromium)', () =
     if (found.length) console.error(found.join('\n'));
     return found;
   }
+
+  it('the accessibility check finds what it looks for (a nameless button, an unlabelled field)', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await page.setContent('<html lang="en"><title>probe</title><main><button></button><input type="text"></main></html>');
+    const ids = (await seriousAxeViolations(page)).map((v) => v.id);
+    await context.close();
+    expect(ids).toEqual(expect.arrayContaining(['button-name', 'label']));
+  });
 
   it('walks the whole router (sanity: the table has the pages the spec names)', () => {
     expect(walkPaths.length).toBeGreaterThan(40);
