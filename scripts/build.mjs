@@ -48,7 +48,7 @@ function run(command, args, cwd) {
 const started = performance.now();
 
 console.log('build: console (vite build) → apps/web/dist');
-run('npm', ['run', 'build', '-w', '@tessera/web'], root);
+run('node', [join(root, 'scripts/build-web.mjs')], root);
 
 console.log('build: server (esbuild) → apps/server/dist/main.js');
 rmSync(join(serverDir, 'dist'), { recursive: true, force: true });
