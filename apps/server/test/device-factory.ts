@@ -4,7 +4,7 @@
  * Tangram IDs are random, so tests sharing a broker (external mode) do not collide.
  */
 import { randomBytes } from 'node:crypto';
-import { composeTangramId, TANGRAM_PREFIX, type TStatusGroup } from '@tessera/contracts';
+import { composeTangramId, TANGRAM_PREFIX, type TStatusGroup, type TTelemetryValueType } from '@tessera/contracts';
 import { randomSecret, sha256 } from '../src/core/crypto.js';
 import type { Db } from '../src/db/client.js';
 import { deviceAuthz, devices, products, projects, projectSensors, tangramProducts, tenants } from '../src/db/schema.js';
@@ -15,6 +15,8 @@ export interface TFactorySensor {
   unit?: string;
   valueCount?: number;
   enabled?: boolean;
+  /** The type of the key's values (default `number`). */
+  valueType?: TTelemetryValueType;
 }
 
 /** The default sensors: the simulator's keys (temperature, humidity, vibration ×3, current). */
@@ -76,6 +78,7 @@ export async function buildDeviceProject(
       unit: s.unit ?? '',
       valueCount: s.valueCount ?? 1,
       enabled: s.enabled ?? true,
+      valueType: s.valueType ?? 'number',
     })),
   );
   const built: TBuiltDevice[] = [];

@@ -6,6 +6,7 @@ import { PROJECT_ROLE_PERMISSIONS } from './project-roles.js';
 import { ZStatusGroups } from './status-word.js';
 import { ZListQuery, zPage } from './pagination.js';
 import { TANGRAM_ID_LENGTH, TANGRAM_PART_WIDTHS, ZSerialNumber } from './tangram-id.js';
+import { ZTelemetryValueType } from './telemetry-values.js';
 
 /** A device is `online` when the server heard from it within this window, in milliseconds (docs/decisions/catalogue.md). */
 export const DEVICE_ONLINE_WINDOW_MS = 2 * 60_000;
@@ -122,7 +123,17 @@ export const ZDeviceIngestStats = z.record(z.string(), z.number().int());
 /** GET v2/devices/{tangramId}: the device with what its detail page needs (project status definition, sensors). */
 export const ZDeviceDetail = ZDevice.extend({
   status_groups: ZStatusGroups,
-  sensors: z.array(z.object({ key: z.string(), name: z.string(), unit: z.string(), value_count: z.number().int(), enabled: z.boolean() })),
+  sensors: z.array(
+    z.object({
+      key: z.string(),
+      name: z.string(),
+      unit: z.string(),
+      value_count: z.number().int(),
+      enabled: z.boolean(),
+      /** The type of the key's values (telemetry-values.ts). */
+      value_type: ZTelemetryValueType,
+    }),
+  ),
   ingest_rejected: ZDeviceIngestStats,
   /** May publish for other devices with ThingsBoard's gateway API (docs/decisions/device-apis.md "Gateway"). */
   is_gateway: z.boolean(),

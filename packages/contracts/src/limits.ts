@@ -82,6 +82,15 @@ export const MAX_BULK_DEVICES = 1_000;
 export const MAX_TELEMETRY_VALUES = 3;
 /** A telemetry key is 1–32 characters of [A-Za-z0-9_.-]. */
 export const TELEMETRY_KEY_MAX = 32;
+/**
+ * Bounds of a non-numeric telemetry value (docs/decisions/telemetry.md "Values that are not numbers"): a string
+ * value of at most TELEMETRY_STRING_MAX_CHARS UTF-16 code units; a JSON value (object or array) of at most
+ * TELEMETRY_JSON_MAX_BYTES bytes as compact JSON and TELEMETRY_JSON_MAX_DEPTH levels of nesting (`{}` is 1 deep).
+ * Over them a point is refused as `value_too_large`.
+ */
+export const TELEMETRY_STRING_MAX_CHARS = 1_024;
+export const TELEMETRY_JSON_MAX_BYTES = 4_096;
+export const TELEMETRY_JSON_MAX_DEPTH = 8;
 /** One MQTT telemetry publish may carry at most this many points (array form). */
 export const MAX_POINTS_PER_MESSAGE = 1_000;
 /**

@@ -8,6 +8,7 @@ import { z } from 'zod';
 import { DEVICE_TS_MAX_AHEAD_MS, DEVICE_TS_MIN_MS, MAX_POINTS_PER_MESSAGE, MAX_TELEMETRY_VALUES } from './limits.js';
 import { STATUS_WORD_MAX } from './status-word.js';
 import { ZTelemetryKey } from './telemetry.js';
+import { ZTelemetryValue } from './telemetry-values.js';
 
 /** One telemetry point `{ key, ts, vs: [v1, v2?, v3?] }`; `ts` epoch ms (the device's clock). */
 export const ZTelemetryPoint = z.object({
@@ -39,7 +40,8 @@ export function isDeviceTsAccepted(ts: number, nowMs: number): boolean {
 /**
  * Why ingest refused points (the `reason` of a device's ingest counters, docs/protocol.md "Limits and bad payloads"):
  * unreadable or off-schema, a key the project lacks, over MAX_POINTS_PER_MESSAGE, over the device's rate, a
- * timestamp outside the accepted window, or data the database refused to store (isolated from the rest of its batch).
+ * timestamp outside the accepted window, data the database refused to store (isolated from the rest of its batch), or
+ * a non-numeric value over its bounds (TELEMETRY_STRING_MAX_CHARS, TELEMETRY_JSON_MAX_BYTES, TELEMETRY_JSON_MAX_DEPTH).
  */
 export const INGEST_REJECT_REASONS = [
   'malformed',
@@ -48,13 +50,17 @@ export const INGEST_REJECT_REASONS = [
   'rate_limited',
   'ts_out_of_range',
   'unstorable',
+  'value_too_large',
 ] as const;
 export type TIngestRejectReason = (typeof INGEST_REJECT_REASONS)[number];
 
-/** Live message to browsers (§3 "Live messages: topic plus list of key, ts, vs"). Status arrives as key `$status`. */
+/**
+ * Live message to browsers (§3 "Live messages: topic plus list of key, ts, vs"). Status arrives as key `$status`. A
+ * point of a non-numeric key (telemetry-values.ts) has an empty `vs` and its `value`.
+ */
 export const ZLiveMessage = z.object({
   topic: z.string(),
-  list: z.array(z.object({ key: z.string(), ts: z.number(), vs: z.array(z.number().nullable()) })),
+  list: z.array(z.object({ key: z.string(), ts: z.number(), vs: z.array(z.number().nullable()), value: ZTelemetryValue.optional() })),
 });
 export type TLiveMessage = z.infer<typeof ZLiveMessage>;
 

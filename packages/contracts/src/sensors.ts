@@ -17,6 +17,7 @@ import {
 import { zPage } from './pagination.js';
 import { type TStatusGroup, ZStatusGroups } from './status-word.js';
 import { ZTelemetryKey } from './telemetry.js';
+import { ZTelemetryValueType } from './telemetry-values.js';
 
 /** §3: the interfaces a project's sensor bus may use. */
 export const SENSOR_IFACES = ['SPI', 'UART', 'I2C', 'I2S'] as const;
@@ -58,6 +59,8 @@ const sensorFields = {
   upload_period: ZSensorPeriodMs,
   batch: z.number().int().min(1).max(SENSOR_BATCH_MAX),
   enabled: z.boolean(),
+  /** The type of the key's values (telemetry-values.ts); `number` unless declared otherwise. */
+  value_type: ZTelemetryValueType,
 };
 
 /** POST {id}/profile/sensors: a new sensor; omitted fields take the §9 defaults (1000 ms, batch 1000, enabled). */
@@ -71,6 +74,7 @@ export const ZSensorInput = z.object({
   upload_period: sensorFields.upload_period.default(FREQUENCY_FLOOR_MS),
   batch: sensorFields.batch.default(DEFAULT_BATCH),
   enabled: sensorFields.enabled.default(true),
+  value_type: sensorFields.value_type.default('number'),
 });
 export type TSensorInput = z.infer<typeof ZSensorInput>;
 

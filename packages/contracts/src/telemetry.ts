@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { EPOCH_MS_MAX, ZEpochMsText, zIntText } from './input.js';
 import { DEFAULT_CHART_WIDTH, MAX_CHART_WIDTH, TELEMETRY_KEY_MAX } from './limits.js';
 import { ZTangramId } from './tangram-id.js';
+import { ZTelemetryValue, ZTelemetryValueType } from './telemetry-values.js';
 
 /** A telemetry key: 1–32 characters of [A-Za-z0-9_.-]. */
 export const ZTelemetryKey = z
@@ -19,11 +20,19 @@ export const ZTelemetryRow = z.object({
   v1: z.number().nullable(),
   v2: z.number().nullable(),
   v3: z.number().nullable(),
+  /** A non-numeric key's value (v1..v3 null then; telemetry-values.ts). */
+  value: ZTelemetryValue.optional(),
 });
 export type TTelemetryRow = z.infer<typeof ZTelemetryRow>;
 
-/** The latest value of one key. */
-export const ZLatestValue = z.object({ key: z.string(), ts: z.number(), svc_recv_ts: z.number(), vs: z.array(z.number().nullable()) });
+/** The latest value of one key; a non-numeric key (telemetry-values.ts) has an empty `vs` and its `value`. */
+export const ZLatestValue = z.object({
+  key: z.string(),
+  ts: z.number(),
+  svc_recv_ts: z.number(),
+  vs: z.array(z.number().nullable()),
+  value: ZTelemetryValue.optional(),
+});
 export type TLatestValue = z.infer<typeof ZLatestValue>;
 
 /** Aggregation functions of v2 timeseries. */
@@ -72,7 +81,14 @@ export type TRawTimeseriesQuery = z.infer<typeof ZRawTimeseriesQuery>;
 
 /** GET telemetries/metadata?tangramId=: the keys a device reports, from its project's sensors. */
 export const ZTelemetryMetadata = z.array(
-  z.object({ key: z.string(), name: z.string(), unit: z.string(), value_count: z.number().int().min(1).max(3), enabled: z.boolean() }),
+  z.object({
+    key: z.string(),
+    name: z.string(),
+    unit: z.string(),
+    value_count: z.number().int().min(1).max(3),
+    enabled: z.boolean(),
+    value_type: ZTelemetryValueType,
+  }),
 );
 export type TTelemetryMetadata = z.infer<typeof ZTelemetryMetadata>;
 
@@ -165,4 +181,4 @@ export const ZDownloadQuery = z.object({
 export type TDownloadQuery = z.infer<typeof ZDownloadQuery>;
 
 /** The CSV columns of a download, in order. */
-export const DOWNLOAD_CSV_COLUMNS = ['ts', 'ts_ms', 'svc_recv_ts', 'key', 'v1', 'v2', 'v3'] as const;
+export const DOWNLOAD_CSV_COLUMNS = ['ts', 'ts_ms', 'svc_recv_ts', 'key', 'v1', 'v2', 'v3', 'value'] as const;

@@ -18,7 +18,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/pg-core';
-import type { TProductFunctions, TStatusGroup } from '@tessera/contracts';
+import type { TProductFunctions, TStatusGroup, TTelemetryValueType } from '@tessera/contracts';
 import { RULE_RENOTIFY_DEFAULT_S } from '@tessera/contracts';
 import { bytea, createdAt, epochMs } from './columns.js';
 import { accounts, tenants } from './schema-accounts.js';
@@ -161,6 +161,8 @@ export const projectSensors = pgTable(
     enabled: boolean('enabled').notNull().default(true),
     /** Points a device gathers before an upload (spec §9 "batch defaults 1000"). */
     batch: integer('batch').notNull().default(1000),
+    /** The type of the key's values (contracts TELEMETRY_VALUE_TYPES; docs/decisions/telemetry.md). */
+    valueType: text('value_type').$type<TTelemetryValueType>().notNull().default('number'),
   },
   (t) => [uniqueIndex('project_sensors_project_key_uq').on(t.projectId, t.key)],
 );

@@ -3,7 +3,8 @@
  * counters.
  * Part of the one Drizzle schema (schema.ts re-exports every schema file); times are epoch ms in `bigint` columns.
  */
-import { bigint, doublePrecision, integer, numeric, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import type { TTelemetryValue } from '@tessera/contracts';
+import { bigint, doublePrecision, integer, jsonb, numeric, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { epochMs } from './columns.js';
 
 /** The columns of a raw point (hot partitions and days waiting for compression alike). */
@@ -67,7 +68,25 @@ export const telemetryChunk = pgTable(
   (t) => [primaryKey({ columns: [t.deviceId, t.key, t.dayStart] })],
 );
 
-/** The latest point per device and key. */
+/**
+ * Raw points of keys whose values are not numbers (a string, a boolean, a JSON object or array; the key's
+ * `project_sensors.value_type`, docs/decisions/telemetry.md "Values that are not numbers"): one row per (device, key,
+ * device ts), the primary key absorbing a resent point as {@link telemetry}'s does. Not partitioned and never
+ * compressed: the numeric path's storage stays as it is; retention and deletion (modules/telemetry-store) cover it.
+ */
+export const telemetryValues = pgTable(
+  'telemetry_values',
+  {
+    deviceId: integer('device_id').notNull(),
+    key: text('key').notNull(),
+    ts: epochMs('ts').notNull(),
+    svcRecvTs: epochMs('svc_recv_ts').notNull(),
+    value: jsonb('value').$type<TTelemetryValue>().notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.deviceId, t.key, t.ts] })],
+);
+
+/** The latest point per device and key: v1..v3 for a numeric key, `value` for any other (v1..v3 null then). */
 export const telemetryLatest = pgTable(
   'telemetry_latest',
   {
@@ -78,6 +97,7 @@ export const telemetryLatest = pgTable(
     v1: doublePrecision('v1'),
     v2: doublePrecision('v2'),
     v3: doublePrecision('v3'),
+    value: jsonb('value').$type<TTelemetryValue>(),
   },
   (t) => [primaryKey({ columns: [t.deviceId, t.key] })],
 );

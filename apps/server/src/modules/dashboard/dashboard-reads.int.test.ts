@@ -79,8 +79,8 @@ describe(`dashboard reads: device detail, twins and series (${TEST_DB_KIND})`, (
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ tangram_id: busy.tangramId, status_groups: groups });
     expect(res.body.sensors).toEqual([
-      { key: 'zeta', name: 'zeta', unit: 'bar', value_count: 3, enabled: true },
-      { key: 'alpha', name: 'alpha', unit: '', value_count: 1, enabled: false },
+      { key: 'zeta', name: 'zeta', unit: 'bar', value_count: 3, enabled: true, value_type: 'number' },
+      { key: 'alpha', name: 'alpha', unit: '', value_count: 1, enabled: false, value_type: 'number' },
     ]);
     expect(res.body.ingest_rejected).toEqual({ unknown_key: 3, ts_out_of_range: 7 });
     const empty = await detail(bare.tangramId);

@@ -58,7 +58,8 @@ export async function findDeviceDetailView(db: Db, principal: TPrincipal, tangra
   const s = projectSensors;
   const r = deviceIngestStats;
   const sensors = sql<TDeviceDetailView['sensors']>`(select coalesce(json_agg(json_build_object('key', ${s.key},
-    'name', ${s.name}, 'unit', ${s.unit}, 'valueCount', ${s.valueCount}, 'enabled', ${s.enabled}) order by ${s.id}), '[]'::json)
+    'name', ${s.name}, 'unit', ${s.unit}, 'valueCount', ${s.valueCount}, 'enabled', ${s.enabled},
+    'valueType', ${s.valueType}) order by ${s.id}), '[]'::json)
     from ${s} where ${s.projectId} = ${devices.projectId})`;
   const rejected = sql<TDeviceDetailView['rejected']>`(select coalesce(json_agg(json_build_object('reason', ${r.reason},
     'count', ${r.count})), '[]'::json) from ${r} where ${r.deviceId} = ${devices.id})`;

@@ -14,7 +14,7 @@ export interface TDeviceView {
 export interface TDeviceDetailView extends TDeviceView {
   statusGroups: TStatusGroup[];
   /** The project's sensors, by id. */
-  sensors: Pick<typeof projectSensors.$inferSelect, 'key' | 'name' | 'unit' | 'valueCount' | 'enabled'>[];
+  sensors: Pick<typeof projectSensors.$inferSelect, 'key' | 'name' | 'unit' | 'valueCount' | 'enabled' | 'valueType'>[];
   rejected: { reason: string; count: number }[];
 }
 
@@ -53,7 +53,14 @@ export function presentDeviceDetail(view: TDeviceDetailView, permissions: TDevic
   return {
     ...presentDevice(view),
     status_groups: view.statusGroups,
-    sensors: view.sensors.map((s) => ({ key: s.key, name: s.name, unit: s.unit, value_count: s.valueCount, enabled: s.enabled })),
+    sensors: view.sensors.map((s) => ({
+      key: s.key,
+      name: s.name,
+      unit: s.unit,
+      value_count: s.valueCount,
+      enabled: s.enabled,
+      value_type: s.valueType,
+    })),
     ingest_rejected: Object.fromEntries(view.rejected.map((r) => [r.reason, r.count])),
     is_gateway: view.device.isGateway,
     permissions,

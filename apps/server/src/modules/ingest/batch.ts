@@ -4,10 +4,10 @@
  * writer's argument, the live messages and the commit listener's rows — a batch the database refuses is written
  * again in slices (commit.ts), and each slice that commits is acknowledged and published on its own.
  */
-import { STATUS_LIVE_KEY, topics, type TLiveMessage, type TStatusMessage, type TTelemetryPoint } from '@tessera/contracts';
+import { STATUS_LIVE_KEY, topics, type TLiveMessage, type TStatusMessage } from '@tessera/contracts';
 import type { TIngestBatch, TRejectedIn, TStatusRowIn, TTelemetryRowIn } from '../telemetry/rows.js';
 import type { TIngestDevice } from './directory.js';
-import type { TRejectReason } from './parse.js';
+import type { TParsedPoint, TRejectReason } from './parse.js';
 
 type TLiveItem = TLiveMessage['list'][number];
 
@@ -64,17 +64,14 @@ export class PendingBatch {
   /** When the first message joined (Date.now()), or null while empty: the batch is written INGEST_FLUSH_MS later. */
   openedAt: number | null = null;
 
-  /** Adds an accepted telemetry message of `device`. */
-  addPoints(device: TIngestDevice, points: readonly TTelemetryPoint[], svcRecvTs: number, waiter: TWaiter): void {
-    const telemetry = points.map((p) => ({
-      deviceId: device.id,
-      key: p.key,
-      ts: p.ts,
-      svcRecvTs,
-      v1: p.vs[0] ?? null,
-      v2: p.vs[1] ?? null,
-      v3: p.vs[2] ?? null,
-    }));
+  /** Adds an accepted telemetry message of `device` (a non-numeric key's point keeps its `value`). */
+  addPoints(device: TIngestDevice, points: readonly TParsedPoint[], svcRecvTs: number, waiter: TWaiter): void {
+    const telemetry = points.map(
+      (p): TTelemetryRowIn =>
+        p.value === undefined
+          ? { deviceId: device.id, key: p.key, ts: p.ts, svcRecvTs, v1: p.vs[0] ?? null, v2: p.vs[1] ?? null, v3: p.vs[2] ?? null }
+          : { deviceId: device.id, key: p.key, ts: p.ts, svcRecvTs, v1: null, v2: null, v3: null, value: p.value },
+    );
     this.push({ device, telemetry, status: NO_STATUS, points: points.length, waiter });
   }
 
@@ -157,7 +154,8 @@ export function liveMessagesOf(
       lists.set(m.device.tangramId, list);
     }
     if (list === null) continue;
-    for (const r of m.telemetry) list.push({ key: r.key, ts: r.ts, vs: valuesOf(r) });
+    for (const r of m.telemetry)
+      list.push(r.value === undefined ? { key: r.key, ts: r.ts, vs: valuesOf(r) } : { key: r.key, ts: r.ts, vs: [], value: r.value });
     for (const s of m.status) list.push({ key: STATUS_LIVE_KEY, ts: s.ts, vs: [s.value] });
   }
   const live: { topic: string; message: TLiveMessage }[] = [];

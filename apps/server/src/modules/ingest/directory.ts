@@ -5,6 +5,7 @@
  * seen within the TTL; a device that is not found is re-read sooner, so a just-registered device can connect.
  */
 import { eq } from 'drizzle-orm';
+import type { TNonNumericValueType } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { deviceAccessTokens, devices, projectSensors } from '../../db/schema.js';
 
@@ -18,6 +19,12 @@ export interface TIngestDevice {
   /** May publish for other devices on `v1/gateway/…` (docs/decisions/device-apis.md "Gateway"). */
   isGateway?: boolean;
 }
+
+/**
+ * A project's telemetry keys as ingest's parser reads them: the set holds its numeric keys (the fast path asks only
+ * `has`), `valueTypes` the type of each key whose values are not numbers (docs/decisions/telemetry.md).
+ */
+export type TProjectKeys = ReadonlySet<string> & { readonly valueTypes: ReadonlyMap<string, TNonNumericValueType> };
 
 /** How long a found device row and a project's key set are reused, in milliseconds. */
 export const DIRECTORY_TTL_MS = 10_000;
@@ -42,7 +49,7 @@ const INGEST_DEVICE_COLUMNS = {
 
 export class DeviceDirectory {
   private readonly deviceCache = new Map<string, TEntry<TIngestDevice | null>>();
-  private readonly keyCache = new Map<number, TEntry<ReadonlySet<string>>>();
+  private readonly keyCache = new Map<number, TEntry<TProjectKeys>>();
   private readonly tokenCache = new Map<string, TEntry<TIngestDevice | null>>();
 
   /** `ttlMs`: how long a found device row is reused (0: every look-up reads the database). */
@@ -84,11 +91,20 @@ export class DeviceDirectory {
     });
   }
 
-  /** The telemetry keys a device of `projectId` may report. */
-  projectKeys(projectId: number): Promise<ReadonlySet<string>> {
+  /** The telemetry keys a device of `projectId` may report, with their value types. */
+  projectKeys(projectId: number): Promise<TProjectKeys> {
     return cached(this.keyCache, projectId, DIRECTORY_TTL_MS, async () => {
-      const rows = await this.db.select({ key: projectSensors.key }).from(projectSensors).where(eq(projectSensors.projectId, projectId));
-      return new Set(rows.map((r) => r.key));
+      const rows = await this.db
+        .select({ key: projectSensors.key, valueType: projectSensors.valueType })
+        .from(projectSensors)
+        .where(eq(projectSensors.projectId, projectId));
+      const valueTypes = new Map<string, TNonNumericValueType>();
+      const numeric = new Set<string>();
+      for (const r of rows) {
+        if (r.valueType === 'number') numeric.add(r.key);
+        else valueTypes.set(r.key, r.valueType);
+      }
+      return Object.assign(numeric, { valueTypes });
     });
   }
 }

@@ -1,17 +1,14 @@
 /**
  * Parses one device publish (docs/protocol.md "Telemetry", "Status") into points or a refusal. A message is
  * accepted or refused whole: one bad point, one key the project does not know, or one timestamp outside the
- * accepted window (isDeviceTsAccepted) refuses all of it.
+ * accepted window (isDeviceTsAccepted) refuses all of it. Numeric points take the fast path (one zod parse); a
+ * message the fast path refuses is read again by parse-values.ts when the project has keys of other value types.
  */
-import {
-  isDeviceTsAccepted,
-  MAX_POINTS_PER_MESSAGE,
-  ZStatusMessage,
-  ZTelemetryMessage,
-  type TIngestRejectReason,
-  type TStatusMessage,
-  type TTelemetryPoint,
-} from '@tessera/contracts';
+import { isDeviceTsAccepted, MAX_POINTS_PER_MESSAGE, ZStatusMessage, ZTelemetryMessage, type TTelemetryPoint } from '@tessera/contracts';
+import { firstIssue, outOfWindow, refuseKey, type TKnownKeys, type TParsedMessage } from './parse-outcome.js';
+import { parseWithValues } from './parse-values.js';
+
+export type { TKnownKeys, TParsedMessage, TParsedPoint, TRejectReason } from './parse-outcome.js';
 
 /**
  * The two shapes of ZTelemetryMessage (one point, or a list of them), parsed by the one the JSON has rather than
@@ -19,24 +16,16 @@ import {
  */
 const [ZOnePoint, ZPointList] = ZTelemetryMessage.options;
 
-/** Why a message was refused (the `reason` of device_ingest_stats). */
-export type TRejectReason = TIngestRejectReason;
-
-/** The outcome of parsing one publish. `count` is how many points were refused (1 for an unreadable message). */
-export type TParsedMessage =
-  | { ok: true; kind: 'telemetry'; points: TTelemetryPoint[] }
-  | { ok: true; kind: 'status'; status: TStatusMessage }
-  | { ok: false; reason: TRejectReason; count: number; detail: string };
-
 /**
  * Parses `payload` (UTF-8 JSON) published on a telemetry or status topic.
- * @param knownKeys the telemetry keys of the device's project (project_sensors); others are `unknown_key`.
+ * @param knownKeys the telemetry keys of the device's project (project_sensors); others are `unknown_key`, a value
+ *   not of its key's type `malformed`, a non-numeric value over its bounds `value_too_large`.
  * @param nowMs the server's clock when the message arrived (epoch ms), for the timestamp window.
  */
 export function parseDevicePayload(
   kind: 'telemetry' | 'status',
   payload: Buffer,
-  knownKeys: ReadonlySet<string>,
+  knownKeys: TKnownKeys,
   nowMs: number = Date.now(),
 ): TParsedMessage {
   let json: unknown;
@@ -57,29 +46,25 @@ export function parseDevicePayload(
       return { ok: false, reason: 'too_many_points', count: json.length, detail: `more than ${MAX_POINTS_PER_MESSAGE} points` };
     }
     const parsed = ZPointList.safeParse(json);
-    if (!parsed.success)
+    if (!parsed.success) {
+      if (knownKeys.valueTypes?.size) return parseWithValues(json, knownKeys, knownKeys.valueTypes, nowMs);
       return { ok: false, reason: 'malformed', count: Math.max(json.length, 1), detail: firstIssue(parsed.error.issues) };
+    }
     points = parsed.data;
   } else {
     const parsed = ZOnePoint.safeParse(json);
-    if (!parsed.success) return { ok: false, reason: 'malformed', count: 1, detail: firstIssue(parsed.error.issues) };
+    if (!parsed.success) {
+      if (knownKeys.valueTypes?.size) return parseWithValues(json, knownKeys, knownKeys.valueTypes, nowMs);
+      return { ok: false, reason: 'malformed', count: 1, detail: firstIssue(parsed.error.issues) };
+    }
     points = [parsed.data];
   }
   // One pass: the first unknown key refuses the message before any timestamp is looked at, as before.
   let outside: TTelemetryPoint | undefined;
   for (const p of points) {
-    if (!knownKeys.has(p.key)) return { ok: false, reason: 'unknown_key', count: points.length, detail: `unknown key ${p.key}` };
+    if (!knownKeys.has(p.key)) return refuseKey(p.key, knownKeys, points.length);
     if (!outside && !isDeviceTsAccepted(p.ts, nowMs)) outside = p;
   }
   if (outside) return outOfWindow(outside.ts, points.length);
   return { ok: true, kind: 'telemetry', points };
-}
-
-function outOfWindow(ts: number, count: number): TParsedMessage {
-  return { ok: false, reason: 'ts_out_of_range', count, detail: `ts ${ts} is outside the accepted window` };
-}
-
-function firstIssue(issues: { path: PropertyKey[]; message: string }[]): string {
-  const issue = issues[0];
-  return issue ? `${issue.path.map(String).join('.') || 'payload'}: ${issue.message}` : 'invalid payload';
 }

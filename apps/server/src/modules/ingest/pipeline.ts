@@ -25,7 +25,7 @@ import {
   type TWaiter,
 } from './batch.js';
 import { commitBatch, IngestClosedError } from './commit.js';
-import type { DeviceDirectory, TIngestDevice } from './directory.js';
+import type { DeviceDirectory, TIngestDevice, TProjectKeys } from './directory.js';
 import { FlushClock } from './flush-clock.js';
 import { emptyIngestCounters, type TIngestCounters, type TIngestWay } from './ingest-counters.js';
 import { parseDevicePayload, type TRejectReason } from './parse.js';
@@ -100,7 +100,7 @@ export class IngestPipeline {
   /** Publishes awaiting their project's keys; drain waits for them. */
   private readonly arriving = new Set<Promise<void>>();
   /** Project keys by the directory's promise of them, once it resolved (a new promise after the directory's TTL). */
-  private readonly loadedKeys = new WeakMap<Promise<ReadonlySet<string>>, ReadonlySet<string>>();
+  private readonly loadedKeys = new WeakMap<Promise<TProjectKeys>, TProjectKeys>();
   private readonly gate: AdmissionGate;
   private readonly reading: ReadGate;
   private readonly buckets = new Map<number, TokenBucket>();
@@ -152,14 +152,14 @@ export class IngestPipeline {
     payload: Buffer,
     svcRecvTs: number,
     way: TIngestWay,
-    loading: Promise<ReadonlySet<string>>,
+    loading: Promise<TProjectKeys>,
     turn: Promise<void> | undefined,
     report: TFiledReport | undefined,
   ): Promise<void> {
-    let keys: ReadonlySet<string>;
+    let keys: TProjectKeys;
     try {
       if (turn) {
-        keys = this.loadedKeys.get(loading) as ReadonlySet<string>;
+        keys = this.loadedKeys.get(loading) as TProjectKeys;
         await turn;
       } else {
         keys = await this.keysOf(loading);
@@ -181,7 +181,7 @@ export class IngestPipeline {
     device: TIngestDevice,
     kind: 'telemetry' | 'status',
     payload: Buffer,
-    keys: ReadonlySet<string>,
+    keys: TProjectKeys,
     svcRecvTs: number,
     way: TIngestWay,
     report?: TFiledReport,
@@ -257,7 +257,7 @@ export class IngestPipeline {
   }
 
   /** Waits for a project's keys (drain waits for such publishes) and remembers `loading` as loaded. */
-  private async keysOf(loading: Promise<ReadonlySet<string>>): Promise<ReadonlySet<string>> {
+  private async keysOf(loading: Promise<TProjectKeys>): Promise<TProjectKeys> {
     const arrival = loading.then(
       () => undefined,
       () => undefined,
@@ -277,7 +277,7 @@ export class IngestPipeline {
     device: TIngestDevice,
     kind: 'telemetry' | 'status',
     payload: Buffer,
-    keys: ReadonlySet<string>,
+    keys: TProjectKeys,
     svcRecvTs: number,
     waiter: TWaiter,
     way: TIngestWay,

@@ -3,8 +3,9 @@
  * message, so that they go through the one ingest pipeline — its validation, limits, refusal counters and QoS 1
  * promise — unchanged: `{"temperature":25}` (stamped with the server's receive time), `{"ts":…,"values":{…}}`, or an
  * array of either. Each key/value becomes one native point `{ key, ts, vs: [value] }`; the native parser then
- * refuses the message whole as it would a native one (a key the project lacks: `unknown_key`; a value that is not a
- * finite number: `malformed`, docs/decisions/device-apis.md "Values that are not numbers"; over 1000 values:
+ * refuses the message whole as it would a native one (a key the project lacks: `unknown_key`; a value not of its key's
+ * declared type: `malformed`, over its bounds: `value_too_large`, docs/decisions/device-apis.md "Values that are not
+ * numbers"; over 1000 values:
  * `too_many_points`; a timestamp outside the window: `ts_out_of_range`).
  */
 

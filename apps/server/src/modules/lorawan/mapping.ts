@@ -2,7 +2,8 @@
  * The decoded payload of an uplink turned into a native telemetry message (docs/decisions/lorawan.md "Mapping"): each
  * mapping entry reads the field at its dot-separated path and stores it under its project key; with no entries, each
  * top-level field is stored under the key of the same name. Values pass as they are: ingest's parser then refuses the
- * message whole as it would any other — a value that is not a finite number (`malformed`), a key the project lacks
+ * message whole as it would any other — a value not of its key's declared type (`malformed`; a string, boolean or
+ * JSON object is stored for a key declared so, docs/decisions/telemetry.md), a key the project lacks
  * (`unknown_key`), a time outside the window (`ts_out_of_range`).
  */
 import { MAX_TELEMETRY_VALUES, type TLorawanMappingEntry } from '@tessera/contracts';

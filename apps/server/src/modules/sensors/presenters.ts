@@ -20,6 +20,7 @@ export function presentSensor(r: TSensorRow): TSensor {
     upload_period: r.uploadPeriodMs,
     batch: r.batch,
     enabled: r.enabled,
+    value_type: r.valueType,
   };
 }
 

@@ -108,13 +108,14 @@ function assertUniqueKeys(keys: string[]): void {
   if (dup) throw conflict(`sensor key ${dup} already exists in this project`, ErrorCode.Conflict);
 }
 
-/** A new sensor's columns. */
+/** A new sensor's columns; a key of a non-numeric type takes one value slot (docs/decisions/telemetry.md). */
 function fromInput(s: TSensorInput) {
   return {
     key: s.key,
     name: s.name,
     unit: s.unit,
-    valueCount: s.value_count,
+    valueCount: s.value_type === 'number' ? s.value_count : 1,
+    valueType: s.value_type,
     address: s.address,
     savePeriodMs: s.save_period,
     updatePeriodMs: s.update_period,
@@ -137,5 +138,7 @@ function toColumns(s: TSensorUpdate) {
   if (s.upload_period !== undefined) out.uploadPeriodMs = s.upload_period;
   if (s.batch !== undefined) out.batch = s.batch;
   if (s.enabled !== undefined) out.enabled = s.enabled;
+  if (s.value_type !== undefined) out.valueType = s.value_type;
+  if (s.value_type !== undefined && s.value_type !== 'number') out.valueCount = 1;
   return out;
 }

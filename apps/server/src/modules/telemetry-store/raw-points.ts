@@ -27,3 +27,23 @@ export function orderedRawPoints(deviceId: number | SQL, key: string | SQL, from
 export function rawPointsText(deviceId: number, keyLiteral: string, fromTs: number, toTs: number): string {
   return `telemetry_points(${Math.trunc(deviceId)}::integer, ${keyLiteral}::text, ${Math.trunc(fromTs)}::bigint, ${Math.trunc(toTs)}::bigint)`;
 }
+
+/**
+ * A FROM item of the points of `deviceId`'s non-numeric `key` (telemetry_values; docs/decisions/telemetry.md "Values
+ * that are not numbers") with `fromTs ≤ ts ≤ toTs`, columns `ts`, `svc_recv_ts`, `value` (jsonb), unordered; a subquery
+ * (alias it: PostgreSQL before 16 wants one).
+ */
+export function valuePoints(deviceId: number | SQL, key: string | SQL, fromTs: number, toTs: number): SQL {
+  return sql`(select ts, svc_recv_ts, value from telemetry_values
+    where device_id = ${deviceId}::integer and key = ${key}::text and ts between ${fromTs}::bigint and ${toTs}::bigint)`;
+}
+
+/**
+ * Every raw point of `deviceId`'s `key` in [fromTs, toTs] whatever its key's value type: {@link rawPoints} and
+ * {@link valuePoints} as one FROM item (alias it), columns `ts`, `svc_recv_ts`, `v1`, `v2`, `v3`, `value` (null for a
+ * number), unordered.
+ */
+export function anyPoints(deviceId: number | SQL, key: string | SQL, fromTs: number, toTs: number): SQL {
+  return sql`(select ts, svc_recv_ts, v1, v2, v3, null::jsonb as value from ${rawPoints(deviceId, key, fromTs, toTs)}
+    union all select ts, svc_recv_ts, null::float8, null::float8, null::float8, value from ${valuePoints(deviceId, key, fromTs, toTs)} as v)`;
+}

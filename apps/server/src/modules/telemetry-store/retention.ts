@@ -12,6 +12,8 @@ import { dayStartOf } from './days.js';
 
 /** Chunks (series-days) removed per transaction. */
 export const EXPIRY_CHUNK_BATCH = 500;
+/** Points of non-numeric keys (telemetry_values) removed per transaction. */
+export const EXPIRY_VALUES_BATCH = 5_000;
 /** Days of one series' rollup buckets removed per transaction. */
 export const EXPIRY_ROLLUP_WINDOW_DAYS = 30;
 
@@ -94,6 +96,32 @@ async function expireRaw(
 }
 
 /**
+ * Removes the project's points of non-numeric keys (telemetry_values, docs/decisions/telemetry.md) older than
+ * `keptFrom` — the raw retention, by the point's own ts — {@link EXPIRY_VALUES_BATCH} per transaction, counted as raw
+ * points.
+ */
+async function expireValues(db: Db, runId: number, nowMs: number, projectId: number, keptFrom: number, out: TExpiryResult) {
+  for (;;) {
+    const points = await db.transaction(async (tx) => {
+      const [r] = rowsOf<{ n: number }>(
+        await tx.execute(sql`with doomed as (
+            select v.device_id, v.key, v.ts from telemetry_values v
+            where v.device_id in (select id from devices where project_id = ${projectId}) and v.ts < ${keptFrom}
+            limit ${EXPIRY_VALUES_BATCH}
+          ), del as (
+            delete from telemetry_values v using doomed d
+            where v.device_id = d.device_id and v.key = d.key and v.ts = d.ts returning 1
+          ) select count(*)::int as n from del`),
+      );
+      await countRemoved(tx, runId, nowMs, projectId, r.n, 0);
+      return r.n;
+    });
+    out.rawPoints += points;
+    if (points < EXPIRY_VALUES_BATCH) return;
+  }
+}
+
+/**
  * Removes the project's rollup rows of bucket size `bucketMs` before `keptFrom`: per series (device, key, found by a
  * skip scan of the primary key), {@link EXPIRY_ROLLUP_WINDOW_DAYS} days of buckets per transaction.
  */
@@ -155,7 +183,10 @@ export async function expireByRetention(db: Db, runId: number, nowMs: number, ho
   const out: TExpiryResult = { projects: projects.length, chunks: 0, rawPoints: 0, rollupRows: 0 };
   const [minuteMs, hourMs] = ROLLUP_BUCKETS_MS;
   for (const p of projects) {
-    if (p.rawDays !== null) await expireRaw(db, runId, nowMs, p.projectId, firstKeptDay(nowMs, p.rawDays), out, hook);
+    if (p.rawDays !== null) {
+      await expireRaw(db, runId, nowMs, p.projectId, firstKeptDay(nowMs, p.rawDays), out, hook);
+      await expireValues(db, runId, nowMs, p.projectId, firstKeptDay(nowMs, p.rawDays), out);
+    }
     if (p.rollup1mDays !== null)
       await expireRollups(db, runId, nowMs, p.projectId, minuteMs, firstKeptDay(nowMs, p.rollup1mDays), out, hook);
     if (p.rollup1hDays !== null) await expireRollups(db, runId, nowMs, p.projectId, hourMs, firstKeptDay(nowMs, p.rollup1hDays), out, hook);

@@ -72,10 +72,10 @@ describe(`time-series API: access, latest, twins, raw (${TEST_DB_KIND})`, () => 
   it('lists the project sensors as metadata', async () => {
     const res = await server.api<TTelemetryMetadata>('GET', `${paths.tsMetadata}?tangramId=${mine}`, { token: vendor.token });
     expect(res.body).toEqual([
-      { key: 'temperature', name: 'temperature', unit: '°C', value_count: 1, enabled: true },
-      { key: 'humidity', name: 'humidity', unit: '%', value_count: 1, enabled: true },
-      { key: 'vibration', name: 'vibration', unit: 'mm/s', value_count: 3, enabled: true },
-      { key: 'current', name: 'current', unit: 'A', value_count: 1, enabled: true },
+      { key: 'temperature', name: 'temperature', unit: '°C', value_count: 1, enabled: true, value_type: 'number' },
+      { key: 'humidity', name: 'humidity', unit: '%', value_count: 1, enabled: true, value_type: 'number' },
+      { key: 'vibration', name: 'vibration', unit: 'mm/s', value_count: 3, enabled: true, value_type: 'number' },
+      { key: 'current', name: 'current', unit: 'A', value_count: 1, enabled: true, value_type: 'number' },
     ]);
   });
 

@@ -1,17 +1,25 @@
 /**
  * CSV download of raw rows (spec §7 `download`; §5 "no data in period"). Rows are read in keyset batches and
- * streamed through csv-stringify with back-pressure, so a 90-day range never sits in memory. Order: key, then ts.
+ * streamed through csv-stringify with back-pressure, so a 90-day range never sits in memory. Order: key, then ts. A
+ * non-numeric key's points fill the `value` column (v1..v3 empty).
  */
 import { Readable } from 'node:stream';
 import { asc, eq, sql } from 'drizzle-orm';
 import { stringify, type Stringifier } from 'csv-stringify';
-import { DOWNLOAD_CSV_COLUMNS, HISTORY_RANGE_MAX_DAYS, TS_NO_DATA_CODE, ZTelemetryKey, type TDownloadQuery } from '@tessera/contracts';
+import {
+  DOWNLOAD_CSV_COLUMNS,
+  HISTORY_RANGE_MAX_DAYS,
+  TS_NO_DATA_CODE,
+  ZTelemetryKey,
+  type TDownloadQuery,
+  type TTelemetryValue,
+} from '@tessera/contracts';
 import { rowsOf, type Db } from '../../db/client.js';
 import { AppError, badRequest } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { telemetryLatest } from '../../db/schema.js';
 import { deviceFor } from '../devices/access.js';
-import { rawPoints } from '../telemetry-store/raw-points.js';
+import { anyPoints } from '../telemetry-store/raw-points.js';
 import { assertRange } from './range.js';
 
 /** Rows per read. */
@@ -43,7 +51,7 @@ export async function prepareDownload(
           sql`select p.ts from (values ${sql.join(
             keys.map((k) => sql`(${k})`),
             sql`, `,
-          )}) as k(key) cross join lateral (select ts from ${rawPoints(device.id, sql`k.key`, q.startTs, q.endTs)} limit 1) as p limit 1`,
+          )}) as k(key) cross join lateral (select ts from ${anyPoints(device.id, sql`k.key`, q.startTs, q.endTs)} as a limit 1) as p limit 1`,
         ),
       )
     : [];
@@ -59,18 +67,35 @@ async function* csvRows(db: Db, deviceId: number, keys: string[], startTs: numbe
   for (const key of keys) {
     let after = startTs - 1;
     for (;;) {
-      const batch = rowsOf<{ ts: number; svc_recv_ts: number; v1: number | null; v2: number | null; v3: number | null }>(
-        await db.execute(sql`select ts, svc_recv_ts, v1, v2, v3 from ${rawPoints(deviceId, key, after + 1, endTs)}
+      const batch = rowsOf<{
+        ts: number;
+        svc_recv_ts: number;
+        v1: number | null;
+        v2: number | null;
+        v3: number | null;
+        value: TTelemetryValue | null;
+      }>(
+        await db.execute(sql`select ts, svc_recv_ts, v1, v2, v3, value from ${anyPoints(deviceId, key, after + 1, endTs)} as a
           order by ts limit ${batchRows}`),
       );
       for (const r of batch) {
         const ts = Number(r.ts);
-        yield [new Date(ts).toISOString(), ts, Number(r.svc_recv_ts), key, r.v1, r.v2, r.v3];
+        yield [new Date(ts).toISOString(), ts, Number(r.svc_recv_ts), key, r.v1, r.v2, r.v3, csvValue(r.value)];
       }
       if (batch.length < batchRows) break;
       after = Number(batch[batch.length - 1].ts);
     }
   }
+}
+
+/**
+ * The `value` cell of a non-numeric key's point (docs/decisions/telemetry.md "Values that are not numbers"): a string
+ * as it is, a boolean as `true`/`false`, JSON compact; empty for a number.
+ */
+export function csvValue(value: TTelemetryValue | null): string | null {
+  if (value === null) return null;
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
 }
 
 function parseKeys(list: string): string[] {

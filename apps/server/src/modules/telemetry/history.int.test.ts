@@ -213,9 +213,9 @@ describe(`time-series API: bucketing, functions, ranges, CSV (${TEST_DB_KIND})`,
     expect(String(res.headers['content-type'])).toContain('text/csv');
     expect(String(res.headers['content-disposition'])).toMatch(/^attachment; filename=".+\.csv"$/);
     const lines = res.body.trim().split('\n');
-    expect(lines[0]).toBe('ts,ts_ms,svc_recv_ts,key,v1,v2,v3');
+    expect(lines[0]).toBe('ts,ts_ms,svc_recv_ts,key,v1,v2,v3,value');
     expect(lines).toHaveLength(1 + hourly.length);
-    expect(lines[1]).toBe(`${new Date(T0).toISOString()},${T0},${T0 + 1},temp,-5,0,`);
+    expect(lines[1]).toBe(`${new Date(T0).toISOString()},${T0},${T0 + 1},temp,-5,0,,`);
   });
 
   it('streams the CSV in batches, in order, without losing a row at batch edges', async () => {

@@ -42,5 +42,12 @@ export async function getLatestN(db: Db, principal: TPrincipal, q: TLatestNQuery
 export async function getMetadata(db: Db, principal: TPrincipal, tangramId: string): Promise<TTelemetryMetadata> {
   const device = await deviceFor(db, principal, tangramId);
   const rows = await db.select().from(projectSensors).where(eq(projectSensors.projectId, device.projectId)).orderBy(asc(projectSensors.id));
-  return rows.map((s) => ({ key: s.key, name: s.name, unit: s.unit, value_count: s.valueCount, enabled: s.enabled }));
+  return rows.map((s) => ({
+    key: s.key,
+    name: s.name,
+    unit: s.unit,
+    value_count: s.valueCount,
+    enabled: s.enabled,
+    value_type: s.valueType,
+  }));
 }

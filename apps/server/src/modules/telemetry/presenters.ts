@@ -6,6 +6,7 @@ import {
   type TLatestValue,
   type TStatusGroup,
   type TTelemetryRow,
+  type TTelemetryValue,
 } from '@tessera/contracts';
 
 interface TPointRow {
@@ -24,14 +25,18 @@ export function valuesOf(r: Pick<TPointRow, 'v1' | 'v2' | 'v3'>): (number | null
   return vs;
 }
 
-/** A telemetry_latest row → {@link TLatestValue}. */
-export function presentLatest(r: TPointRow): TLatestValue {
+/** A telemetry_latest row → {@link TLatestValue}: a non-numeric key's `value` with an empty `vs`. */
+export function presentLatest(r: TPointRow & { value?: TTelemetryValue | null }): TLatestValue {
+  if (r.value !== null && r.value !== undefined)
+    return { key: r.key, ts: Number(r.ts), svc_recv_ts: Number(r.svcRecvTs), vs: [], value: r.value };
   return { key: r.key, ts: Number(r.ts), svc_recv_ts: Number(r.svcRecvTs), vs: valuesOf(r) };
 }
 
-/** A raw telemetry row → the third-party `{ ts, svc_recv_ts, key, v1, v2, v3 }` form. */
-export function presentRow(r: TPointRow): TTelemetryRow {
-  return { ts: Number(r.ts), svc_recv_ts: Number(r.svcRecvTs), key: r.key, v1: r.v1, v2: r.v2, v3: r.v3 };
+/** A raw telemetry row → the third-party `{ ts, svc_recv_ts, key, v1, v2, v3 }` form, with `value` for a non-numeric key. */
+export function presentRow(r: TPointRow & { value?: TTelemetryValue | null }): TTelemetryRow {
+  const row: TTelemetryRow = { ts: Number(r.ts), svc_recv_ts: Number(r.svcRecvTs), key: r.key, v1: r.v1, v2: r.v2, v3: r.v3 };
+  if (r.value !== null && r.value !== undefined) row.value = r.value;
+  return row;
 }
 
 /**

@@ -3,9 +3,12 @@
  * counters. Shared types only, so that the writer and its statements, and ingest, depend on this file and not on
  * each other.
  */
-import type { TIngestRejectReason } from '@tessera/contracts';
+import type { TIngestRejectReason, TTelemetryValue } from '@tessera/contracts';
 
-/** One telemetry point to store. Times epoch ms; values null where absent. */
+/**
+ * One telemetry point to store. Times epoch ms; values null where absent. A point of a key whose values are not
+ * numbers has `value` (and v1..v3 null): it is stored in telemetry_values (write-values.ts), the others in telemetry.
+ */
 export interface TTelemetryRowIn {
   deviceId: number;
   key: string;
@@ -14,6 +17,7 @@ export interface TTelemetryRowIn {
   v1: number | null;
   v2: number | null;
   v3: number | null;
+  value?: TTelemetryValue;
 }
 /** One status word to store. */
 export interface TStatusRowIn {

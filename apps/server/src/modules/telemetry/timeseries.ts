@@ -5,7 +5,7 @@
  */
 import { HISTORY_RANGE_MAX_DAYS, type TAggFn, type TTimeseriesQuery, type TTimeseriesResponse } from '@tessera/contracts';
 import { sql, type SQL } from 'drizzle-orm';
-import { notFound } from '../../core/errors.js';
+import { badRequest, notFound } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { rowsOf, type Db } from '../../db/client.js';
 import { exactSum, toFloat8Saturated } from '../../db/exact-sum.js';
@@ -40,6 +40,7 @@ export async function queryTimeseries(db: Db, principal: TPrincipal, q: TTimeser
   if (rows.length === 0) throw notFound('device');
   if (!rows[0].permitted) throw devicePermissionDenied('view_history');
   const values = rows.filter((r) => r.b !== null).map((r) => ({ ts: Number(r.b), vs: [r.x1, r.x2, r.x3].map(numOrNull) }));
+  if (values.length === 0) await assertNumericKey(db, q.tangramId, q.key);
   return {
     tangramId: rows[0].tangram_id,
     key: q.key,
@@ -48,6 +49,20 @@ export async function queryTimeseries(db: Db, principal: TPrincipal, q: TTimeser
     source: plan.source,
     points: q.diff ? differences(values) : values,
   };
+}
+
+/**
+ * Throws when `key` of the device's project is not numeric: such a key has no rollups, nothing to aggregate
+ * (docs/decisions/telemetry.md "Values that are not numbers"). Asked only when a series came back empty.
+ * @throws AppError 400 naming the raw-points call to use instead.
+ */
+async function assertNumericKey(db: Db, tangramId: string, key: string): Promise<void> {
+  const [row] = rowsOf<{ value_type: string }>(
+    await db.execute(sql`select s.value_type from ${devices} d join project_sensors s on s.project_id = d.project_id
+      where d.tangram_id = ${tangramId.toUpperCase()} and s.key = ${key}`),
+  );
+  if (row && row.value_type !== 'number')
+    throw badRequest(`${key} holds ${row.value_type} values, which have no rollups: read its points with telemetries/value/timeseries`);
 }
 
 /**

@@ -97,7 +97,7 @@ export const TELEMETRY_CTES: SQL = sql`ins as (
       select distinct on (device_id, key) device_id, key, ts, svc_recv_ts, v1, v2, v3 from ins
       order by device_id, key, least(ts, svc_recv_ts) desc, ts desc
       on conflict (device_id, key) do update set ts = excluded.ts, svc_recv_ts = excluded.svc_recv_ts,
-        v1 = excluded.v1, v2 = excluded.v2, v3 = excluded.v3
+        v1 = excluded.v1, v2 = excluded.v2, v3 = excluded.v3, value = null
       where (least(excluded.ts, excluded.svc_recv_ts), excluded.ts)
         >= (least(telemetry_latest.ts, telemetry_latest.svc_recv_ts), telemetry_latest.ts)
     )`;

@@ -18,13 +18,14 @@ import pg from 'pg';
 import type { Db } from '../../db/client.js';
 import { DEVICES_CTE, devicesParams, INGEST_STATS_CTE, ingestStatsParams, STATUS_CTE, statusParams } from './write-sql.js';
 import { TELEMETRY_CTES, telemetryParams } from './write-telemetry.js';
+import { VALUES_CTES, valuesParams } from './write-values.js';
 import { sortStatus, sortTelemetry } from './write-sort.js';
 import type { TBatchResult, TIngestBatch } from './rows.js';
 
 export type { TBatchResult, TIngestBatch, TRejectedIn, TStatusRowIn, TTelemetryRowIn } from './rows.js';
 
 /** The statement's parts, in statement order; a batch uses those it has rows for (bit i of its shape: part i). */
-const PARTS = [TELEMETRY_CTES, STATUS_CTE, DEVICES_CTE, INGEST_STATS_CTE];
+const PARTS = [TELEMETRY_CTES, STATUS_CTE, DEVICES_CTE, INGEST_STATS_CTE, VALUES_CTES];
 
 /** One rendered statement: its text, the placeholder name of each `$n`, and its prepared statement's name. */
 interface TStatement {
@@ -33,7 +34,7 @@ interface TStatement {
   params: string[];
 }
 
-/** Rendered statements by shape (at most 2^4): drizzle builds and renders each once, not once per batch. */
+/** Rendered statements by shape (at most 2^5): drizzle builds and renders each once, not once per batch. */
 const statements = new Map<number, TStatement>();
 const dialect = new PgDialect();
 
@@ -42,7 +43,8 @@ function statementOf(shape: number): TStatement {
   if (!st) {
     const parts = PARTS.filter((_, i) => shape & (1 << i));
     // Unreferenced data-modifying CTEs still run to completion (PostgreSQL "WITH Queries", 7.8.4).
-    const inserted = shape & 1 ? sql`(select count(*) from ins)::int` : sql`0`;
+    const numeric = shape & 1 ? sql`(select count(*) from ins)::int` : sql`0`;
+    const inserted = shape & 16 ? sql`${numeric} + (select count(*) from vins)::int` : numeric;
     const q = dialect.sqlToQuery(sql`with ${sql.join(parts, sql`, `)} select ${inserted} as n`);
     st = { name: `tessera_ingest_batch_${shape}`, text: q.sql, params: q.params.map((x) => (x as Placeholder).name) };
     statements.set(shape, st);
@@ -61,13 +63,21 @@ interface TRawClient {
  * @throws the database error when the statement fails (nothing of the batch is stored).
  */
 export async function writeIngestBatch(db: Db, batch: TIngestBatch): Promise<TBatchResult> {
-  const telemetry = sortTelemetry(batch.telemetry);
+  const points = sortTelemetry(batch.telemetry);
   const status = sortStatus(batch.status);
+  // Points of non-numeric keys (a `value`) go to telemetry_values; a batch without any keeps its array as it is.
+  let telemetry = points;
+  let valued: typeof points = [];
+  if (points.some((r) => r.value !== undefined)) {
+    telemetry = points.filter((r) => r.value === undefined);
+    valued = points.filter((r) => r.value !== undefined);
+  }
   const parts = [
     telemetry.length > 0 ? telemetryParams(telemetry) : null,
     statusParams(status),
-    devicesParams(telemetry, status),
+    devicesParams(points, status),
     ingestStatsParams(batch.rejected, Date.now()),
+    valued.length > 0 ? valuesParams(valued) : null,
   ];
   let shape = 0;
   const byName: Record<string, string> = {};

@@ -11,6 +11,8 @@ import {
   type TDeviceTwin,
   type TPage,
   type TProject,
+  type TRawTimeseriesQuery,
+  type TTelemetryRow,
   type TTimeseriesQuery,
   type TTelemetryMetadata,
   type TTimeseriesResponse,
@@ -27,6 +29,7 @@ export const deviceKeys = {
   twin: (tangramId: string) => ['devices', 'twin', tangramId] as const,
   allTimeseries: ['devices', 'timeseries'] as const,
   timeseries: (q: TTimeseriesQuery) => ['devices', 'timeseries', q] as const,
+  rawValues: (q: TRawTimeseriesQuery) => ['devices', 'timeseries', 'raw', q] as const,
   projectOptions: (isVendor: boolean) => ['devices', 'project-options', isVendor] as const,
   metadata: (tangramId: string) => ['devices', 'metadata', tangramId] as const,
 };
@@ -81,6 +84,16 @@ export function useTimeseries(q: TTimeseriesQuery | null) {
   return useQuery({
     queryKey: q ? deviceKeys.timeseries(q) : ['devices', 'timeseries', null],
     queryFn: () => http.get<TTimeseriesResponse>(paths.tsTimeseriesV2, { ...(q as TTimeseriesQuery) }),
+    enabled: q !== null,
+    placeholderData: keepPreviousData,
+  });
+}
+
+/** Raw points of one key (a non-numeric key's history: docs/decisions/telemetry.md); disabled until `q` is given. */
+export function useRawValues(q: TRawTimeseriesQuery | null) {
+  return useQuery({
+    queryKey: q ? deviceKeys.rawValues(q) : ['devices', 'timeseries', 'raw', null],
+    queryFn: () => http.get<TTelemetryRow[]>(paths.tsRawValues, { ...(q as TRawTimeseriesQuery) }),
     enabled: q !== null,
     placeholderData: keepPreviousData,
   });

@@ -121,6 +121,11 @@ export function SensorsCard({ projectId, onDirty }: { projectId: number; onDirty
           { title: t('sensors.key'), dataIndex: 'key' },
           { title: t('common.name'), dataIndex: 'name' },
           { title: t('sensors.unit'), dataIndex: 'unit' },
+          {
+            title: t('sensors.valueType'),
+            dataIndex: 'value_type',
+            render: (type: TSensor['value_type']) => <span data-testid="sensor-value-type">{t(`sensors.valueTypes.${type}`)}</span>,
+          },
           { title: t('sensors.address'), dataIndex: 'address', render: numberCell('address', 255, t('sensors.address')) },
           {
             title: t('sensors.uploadPeriod'),

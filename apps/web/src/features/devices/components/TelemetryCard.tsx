@@ -1,11 +1,12 @@
 /**
- * One sensor's latest value on telemetry-status: name, value(s) with unit, local time of the point, and a short
+ * One sensor's latest value on telemetry-status: name, value(s) with unit (a string, boolean or JSON value of a
+ * non-numeric key as text), local time of the point, and a short
  * highlight whenever a newer point arrives (live). `data-testid="telemetry-value-<key>"` is on the value text.
  */
 import { Card, Typography } from 'antd';
 import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { formatLocalTime, formatValues } from '../model/format';
+import { formatLocalTime, formatTelemetryValue, formatValues } from '../model/format';
 import type { TTelemetryCard } from '../model/twin';
 
 const FLASH_MS = 1_200;
@@ -24,6 +25,12 @@ export function TelemetryCard({ card }: { card: TTelemetryCard }) {
     return () => clearTimeout(timer);
   }, [ts]);
 
+  const latest = card.latest;
+  let shown = t('devices.telemetry.noValue');
+  if (latest?.value !== undefined)
+    shown = formatTelemetryValue(latest.value, { true: t('devices.telemetry.true'), false: t('devices.telemetry.false') });
+  else if (latest) shown = formatValues(latest.vs, i18n.language);
+
   return (
     <Card
       size="small"
@@ -33,8 +40,12 @@ export function TelemetryCard({ card }: { card: TTelemetryCard }) {
       data-flash={flash}
       style={{ transition: 'background-color 0.6s', backgroundColor: flash ? 'rgba(22, 119, 255, 0.12)' : undefined }}
     >
-      <Typography.Text strong style={{ fontSize: (card.latest?.vs.length ?? 1) > 1 ? 18 : 24 }} data-testid={`telemetry-value-${card.key}`}>
-        {card.latest ? formatValues(card.latest.vs, i18n.language) : t('devices.telemetry.noValue')}
+      <Typography.Text
+        strong
+        style={{ fontSize: (latest?.vs.length ?? 1) > 1 || latest?.value !== undefined ? 18 : 24, overflowWrap: 'anywhere' }}
+        data-testid={`telemetry-value-${card.key}`}
+      >
+        {shown}
       </Typography.Text>
       {card.unit && <Typography.Text style={{ marginInlineStart: 6 }}>{card.unit}</Typography.Text>}
       <div>

@@ -1,10 +1,21 @@
 /** Display formatting of the device pages: numbers per locale, times in the browser's local time zone. */
+import type { TTelemetryValue } from '@tessera/contracts';
 import dayjs from 'dayjs';
 
 /** Formats up to three values per locale (at most 3 decimals), joined by " / "; null values show as "—". */
 export function formatValues(vs: readonly (number | null)[], locale: string): string {
   const nf = new Intl.NumberFormat(locale, { maximumFractionDigits: 3 });
   return vs.map((v) => (v === null || !Number.isFinite(v) ? '—' : nf.format(v))).join(' / ');
+}
+
+/**
+ * The value of a non-numeric key (contracts telemetry-values.ts) for display: a string as it is, a boolean by
+ * `labels` (translated true/false), JSON compact.
+ */
+export function formatTelemetryValue(value: TTelemetryValue, labels: { true: string; false: string }): string {
+  if (typeof value === 'string') return value;
+  if (typeof value === 'boolean') return value ? labels.true : labels.false;
+  return JSON.stringify(value);
 }
 
 /** Epoch ms → local date and time `YYYY-MM-DD HH:mm:ss`; null → "—". */

@@ -16,7 +16,8 @@ import {
 /**
  * Returns a new twin with the message's points applied: a telemetry key takes a point only when it is not older
  * than the one held (live messages can overtake the initial fetch); `$status` carries the 40-bit word in `vs[0]`
- * and is decoded by the project's status groups. A status value outside 0..2^40−1 is ignored, not thrown.
+ * and is decoded by the project's status groups; a non-numeric key's point keeps its `value`. A status value
+ * outside 0..2^40−1 is ignored, not thrown.
  * `receivedAt` (epoch ms) stands in for the server receive time, which live messages do not carry.
  */
 export function mergeLiveMessage(
@@ -37,6 +38,7 @@ export function mergeLiveMessage(
     }
     const at = telemetry.findIndex((t) => t.key === point.key);
     const next: TLatestValue = { key: point.key, ts: point.ts, svc_recv_ts: receivedAt, vs: point.vs };
+    if (point.value !== undefined) next.value = point.value;
     if (at < 0) telemetry.push(next);
     else if (point.ts >= telemetry[at].ts) telemetry[at] = next;
   }

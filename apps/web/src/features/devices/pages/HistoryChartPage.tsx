@@ -3,7 +3,7 @@
  * chart (inside or slider dataZoom) re-queries the zoomed range, debounced, with the same width, so the buckets
  * get finer; "reset zoom" goes back to the picked range. Shows the bucket size (s) and the source table. "Export"
  * (with the download section and the device's download_data permission) makes a download-centre job of the shown
- * key and range.
+ * key and range. A key whose values are not numbers has no rollups: its points are listed instead (ValueHistory).
  */
 import { DEFAULT_CHART_WIDTH, hasFeature, type TAggFn, type TTimeseriesQuery } from '@tessera/contracts';
 import { Alert, Button, Empty, message, Space, Spin, Typography } from 'antd';
@@ -14,6 +14,7 @@ import { ExportJobButton } from '../../downloads/components/ExportJobButton';
 import { useTimeseries } from '../api';
 import { EChart } from '../components/EChart';
 import { HistoryControls } from '../components/HistoryControls';
+import { ValueHistory } from '../components/ValueHistory';
 import { useDeviceOutlet } from '../context';
 import { formatSeconds } from '../model/format';
 import { toLineOption } from '../model/lineOption';
@@ -37,11 +38,13 @@ export default function HistoryChartPage() {
   useEffect(() => () => clearTimeout(zoomTimer.current), []);
 
   const shown = view ?? range;
-  const query: TTimeseriesQuery | null = key
-    ? { tangramId: device.tangram_id, key, startTs: shown[0], endTs: shown[1], fn, diff: false, width: DEFAULT_CHART_WIDTH }
-    : null;
-  const series = useTimeseries(query);
   const sensor = sensors.find((s) => s.key === key);
+  const numeric = (sensor?.value_type ?? 'number') === 'number';
+  const query: TTimeseriesQuery | null =
+    key && numeric
+      ? { tangramId: device.tangram_id, key, startTs: shown[0], endTs: shown[1], fn, diff: false, width: DEFAULT_CHART_WIDTH }
+      : null;
+  const series = useTimeseries(query);
 
   const chart = useMemo(() => {
     const points = series.data?.points ?? [];
@@ -84,33 +87,38 @@ export default function HistoryChartPage() {
         fn={fn}
         onFn={setFn}
       />
-      <Space wrap>
-        <Typography.Text type="secondary" data-testid="history-bucket">
-          {series.data ? t('devices.history.bucket', { seconds: formatSeconds(series.data.bucket_ms, i18n.language) }) : ''}
-        </Typography.Text>
-        <Typography.Text type="secondary" data-testid="history-source">
-          {series.data ? t('devices.history.source', { source: t(`devices.history.sources.${series.data.source}`) }) : ''}
-        </Typography.Text>
-        {view && (
-          <Button size="small" data-testid="history-reset-zoom" onClick={() => setView(null)}>
-            {t('devices.history.resetZoom')}
-          </Button>
-        )}
-        {mayExport && (
-          <ExportJobButton
-            size="small"
-            preset={{ tangramIds: [device.tangram_id], keys: key ? [key] : [], range: shown }}
-            label={t('downloads.exportHistory')}
-            testId="history-export"
-          />
-        )}
-        {series.isFetching && <Spin size="small" />}
-      </Space>
+      {sensor && !numeric && <ValueHistory tangramId={device.tangram_id} sensor={sensor} range={range} />}
+      {numeric && (
+        <Space wrap>
+          <Typography.Text type="secondary" data-testid="history-bucket">
+            {series.data ? t('devices.history.bucket', { seconds: formatSeconds(series.data.bucket_ms, i18n.language) }) : ''}
+          </Typography.Text>
+          <Typography.Text type="secondary" data-testid="history-source">
+            {series.data ? t('devices.history.source', { source: t(`devices.history.sources.${series.data.source}`) }) : ''}
+          </Typography.Text>
+          {view && (
+            <Button size="small" data-testid="history-reset-zoom" onClick={() => setView(null)}>
+              {t('devices.history.resetZoom')}
+            </Button>
+          )}
+          {mayExport && (
+            <ExportJobButton
+              size="small"
+              preset={{ tangramIds: [device.tangram_id], keys: key ? [key] : [], range: shown }}
+              label={t('downloads.exportHistory')}
+              testId="history-export"
+            />
+          )}
+          {series.isFetching && <Spin size="small" />}
+        </Space>
+      )}
       {series.isError && <Alert type="error" showIcon message={t('devices.loadFailed')} />}
       {series.isSuccess && chart.empty && <Empty data-testid="history-empty" description={t('devices.history.empty')} />}
-      <div style={{ display: series.isSuccess && chart.empty ? 'none' : undefined }}>
-        <EChart testId="history-chart" option={chart.option} points={chart.drawn} onZoom={onZoom} />
-      </div>
+      {numeric && (
+        <div style={{ display: series.isSuccess && chart.empty ? 'none' : undefined }}>
+          <EChart testId="history-chart" option={chart.option} points={chart.drawn} onZoom={onZoom} />
+        </div>
+      )}
     </Space>
   );
 }
