@@ -1,5 +1,5 @@
 /**
- * /project/detail/{id}/system: project settings, provisioning details, telemetry retention and disk use, the cloud
+ * /project/detail/{id}/system: project settings, provisioning details, the gateway setting, telemetry retention and disk use, the cloud
  * fee estimate and "copy project".
  */
 import { Card, Space } from 'antd';
@@ -10,6 +10,7 @@ import { ProjectStorageCard } from '../telemetry-store/ProjectStorageCard';
 import { RetentionCard } from '../telemetry-store/RetentionCard';
 import { CopyProjectButton } from './CopyProjectButton';
 import { FeeEstimateCard } from './FeeEstimateCard';
+import { GatewaySettingCard } from './GatewaySettingCard';
 import { ProjectSettingsForm } from './ProjectSettingsForm';
 import { ProvisioningCard } from './ProvisioningCard';
 
@@ -25,6 +26,9 @@ export default function SystemTab() {
       </Card>
       <Card size="small" title={t('projectSettings.system.provisioning')}>
         <ProvisioningCard projectId={projectId} />
+      </Card>
+      <Card size="small" title={t('projectSettings.gateway.title')} data-testid="gateway-setting-card">
+        <GatewaySettingCard projectId={projectId} />
       </Card>
       <Card size="small" title={t('telemetryStore.retentionTitle')}>
         <RetentionCard projectId={projectId} />

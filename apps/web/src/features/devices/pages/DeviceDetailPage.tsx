@@ -1,7 +1,7 @@
 /**
  * Device detail layout (spec §2 `device/detail/{id}`): header (name, nickname, Tangram ID, online) and the tabs
  * built so far — telemetry-status, history-chart, realtime-chart, app-rules, motor-health when the device has a
- * vibration key, remote-control, and custom-page when the device's project has a page; only those the caller's permissions open (model/permissions.ts) — plus the push switch and (vendors) the edit, authorisation QR code, regenerate-secret, access-token, certificate and LoRaWAN DevEUI buttons. It holds the live subscription
+ * vibration key, remote-control, and custom-page when the device's project has a page; only those the caller's permissions open (model/permissions.ts) — plus the push switch and (vendors) the edit, authorisation QR code, regenerate-secret, access-token, certificate and LoRaWAN DevEUI buttons and the gateway switch. It holds the live subscription
  * so the twin stays current whichever tab is open.
  */
 import { MOTOR_HEALTH_KEY } from '@tessera/contracts';
@@ -16,6 +16,7 @@ import { PushSwitch } from '../components/PushSwitch';
 import { RegenerateSecretButton } from '../components/RegenerateSecretButton';
 import { AccessTokenButton } from '../components/AccessTokenButton';
 import { CertificateButton } from '../components/CertificateButton';
+import { GatewaySwitch } from '../components/GatewaySwitch';
 import { DevEuiButton } from '../../lorawan/DevEuiButton';
 import { getSession } from '../../../lib/session';
 import type { TDeviceOutlet } from '../context';
@@ -65,6 +66,7 @@ export default function DeviceDetailPage() {
         {getSession().level !== 'user' && <AccessTokenButton tangramId={device.tangram_id} />}
         {getSession().level !== 'user' && <CertificateButton tangramId={device.tangram_id} />}
         {getSession().level !== 'user' && <DevEuiButton tangramId={device.tangram_id} />}
+        {getSession().level !== 'user' && <GatewaySwitch tangramId={device.tangram_id} isGateway={device.is_gateway} />}
       </Space>
       <Tabs
         data-testid="device-tabs"

@@ -1,6 +1,6 @@
 /**
  * telemetry-status tab (spec §2): a card per sensor key with its latest value, the decoded status, and the device's
- * attributes (ThingsBoard's device API). The twin
+ * attributes (ThingsBoard's device API), and on a gateway the devices behind it. The twin
  * comes from deviceTwins and is kept current by the live channel (subscribed in the detail layout).
  */
 import { Alert, Col, Empty, Row, Space, Spin } from 'antd';
@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useDeviceTwin } from '../api';
 import { useDeviceOutlet } from '../context';
 import { AttributesCard } from '../components/AttributesCard';
+import { GatewayDevicesCard } from '../components/GatewayDevicesCard';
 import { LiveState } from '../components/LiveState';
 import { getSession } from '../../../lib/session';
 import { StatusPanel } from '../components/StatusPanel';
@@ -38,6 +39,7 @@ export default function TelemetryStatusPage() {
       )}
       <StatusPanel status={twin.data?.status ?? null} />
       <AttributesCard tangramId={device.tangram_id} canEdit={getSession().level !== 'user'} />
+      {device.is_gateway && <GatewayDevicesCard tangramId={device.tangram_id} />}
     </Space>
   );
 }
