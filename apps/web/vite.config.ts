@@ -92,6 +92,15 @@ export default defineConfig({
             // account menu, antd's App, the live channel): every logged-in page draws it, so grouping it costs none of
             // them a byte, and the sign-in page's modules were taken by the group above first.
             { name: 'shell', test: /[\\/]src[\\/]app[\\/](AppLayout|AntAppOutlet)\.tsx$/, priority: 1 },
+            // The dashboard's widget frame and widget bodies (features/dashboard/widgets): one request instead of about ten.
+            // Only those modules, not what they import (which other pages share: the device API, antd's tag, ECharts),
+            // so no other page loads this chunk. The route's own module stays out: with it in, rolldown's chunk for the
+            // lazy route exported a name the group's chunk did not define.
+            {
+              name: 'dashboard',
+              test: /[\\/]src[\\/]features[\\/]dashboard[\\/](components[\\/]WidgetFrame\.tsx|widgets[\\/])/,
+              includeDependenciesRecursively: false,
+            },
           ],
         },
       },

@@ -15,10 +15,11 @@ import {
   TooltipComponent,
   type TooltipComponentOption,
 } from 'echarts/components';
-import * as echarts from 'echarts/core';
+import type { ComposeOption } from 'echarts/core';
+import { getInstanceByDom, init, use } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 
-echarts.use([
+use([
   LineChart,
   BarChart,
   GaugeChart,
@@ -31,7 +32,7 @@ echarts.use([
 ]);
 
 /** An option object limited to the registered components, so an unregistered one is a type error. */
-export type TChartOption = echarts.ComposeOption<
+export type TChartOption = ComposeOption<
   | LineSeriesOption
   | BarSeriesOption
   | GaugeSeriesOption
@@ -41,4 +42,10 @@ export type TChartOption = echarts.ComposeOption<
   | LegendComponentOption
 >;
 
-export { echarts };
+/**
+ * The parts of echarts/core the console calls. Named imports rather than the module's namespace object: passing the
+ * namespace around kept every export of echarts/core in the chart chunk (GeoJSON parsing, graphic helpers, …).
+ */
+export const echarts = { init, use, getInstanceByDom };
+/** What {@link echarts} is, for code that takes the build as an argument (lib/useEChart.ts). */
+export type TEChartsBuild = typeof echarts;

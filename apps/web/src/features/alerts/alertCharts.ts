@@ -4,12 +4,13 @@
  */
 import { BarChart, type BarSeriesOption, PieChart, type PieSeriesOption } from 'echarts/charts';
 import type { GridComponentOption, LegendComponentOption, TooltipComponentOption } from 'echarts/components';
+import type { ComposeOption } from 'echarts/core';
 import { echarts } from '../../lib/charts';
 
 echarts.use([BarChart, PieChart]);
 
 /** An option limited to what is registered. */
-export type TAlertChartOption = echarts.ComposeOption<
+export type TAlertChartOption = ComposeOption<
   BarSeriesOption | PieSeriesOption | GridComponentOption | TooltipComponentOption | LegendComponentOption
 >;
 

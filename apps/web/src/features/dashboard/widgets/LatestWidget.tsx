@@ -1,21 +1,11 @@
 /** Latest-value widget: one key's newest value with its unit and age, live (docs/dashboard.md "Widgets"). */
 import type { TWidgetParameter } from '@tessera/contracts';
 import { Flex, Typography } from 'antd';
-import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
+import { useNow } from '../../../lib/useNow';
 import { formatAge, formatValues } from '../../devices/model/format';
 import { useWidgetDevice } from './useWidgetDevice';
 import { DeviceGone, Loading, NoData } from './WidgetMessage';
-
-/** Re-renders every `ms` so an age keeps counting. */
-export function useNow(ms = 5_000): number {
-  const [now, setNow] = useState(Date.now());
-  useEffect(() => {
-    const timer = setInterval(() => setNow(Date.now()), ms);
-    return () => clearInterval(timer);
-  }, [ms]);
-  return now;
-}
 
 /** The widget body. */
 export function LatestWidget({ p }: { p: TWidgetParameter<'latest'> }) {

@@ -11,7 +11,7 @@ import type { TChartOption } from '../../../lib/charts';
 import { EChart } from '../../devices/components/EChart';
 import { formatAge, formatValues } from '../../devices/model/format';
 import { usePlatformTelemetry, usePlatformTelemetrySeries } from '../../platform-telemetry/api';
-import { useNow } from './LatestWidget';
+import { useNow } from '../../../lib/useNow';
 import { Loading, NoData } from './WidgetMessage';
 
 /** The widget body; `height` is what the card's body has, in pixels. */

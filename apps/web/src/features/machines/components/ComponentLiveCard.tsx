@@ -15,7 +15,7 @@ import {
 import { Card, Descriptions, Empty, Flex, Skeleton, Typography } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useNow } from '../../dashboard/widgets/LatestWidget';
+import { useNow } from '../../../lib/useNow';
 import { useDeviceDetail, useDeviceTwin } from '../../devices/api';
 import { OnlineBadge } from '../../devices/components/OnlineBadge';
 import { ZoneBadge } from '../../devices/components/ZoneBadge';
