@@ -1,0 +1,176 @@
+/**
+ * bench/connectivity: each way a device's data comes in — native MQTT, ThingsBoard MQTT (access token), ThingsBoard
+ * gateway MQTT (one gateway, BENCH_GATEWAY_DEVICES devices behind it), ThingsBoard HTTP, a ChirpStack v4 uplink
+ * webhook — measured in one run against the native topic's figures of the same run (docs/connectivity.md).
+ *
+ * The server runs in this process over a scratch PostgreSQL database; the load in its own process (load.ts, forked).
+ * Each message is one `temperature` point, acknowledged once committed (PUBACK for QoS 1, the HTTP 200). Per round
+ * and way: a closed loop (BENCH_IN_FLIGHT messages always unacknowledged) gives messages/s; then a paced phase at one
+ * rate for every way (BENCH_PACED_RATE, else half the slowest way's closed-loop rate of the first round) gives
+ * publish → commit p50/p99. Rounds interleave the ways (native, thingsboard, gateway, http, lorawan, native, …) so
+ * the shared machine's noise falls on all alike; the figures printed are each way's median over the rounds and the
+ * median of its per-round ratio to native. A first pass through every way is not counted (caches, JIT, connections).
+ *
+ *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:connectivity -w @tessera/bench
+ *   env: BENCH_ROUNDS (3), BENCH_SECONDS (6) measured per phase after BENCH_WARMUP_S (2), BENCH_IN_FLIGHT (200),
+ *        BENCH_PACED_RATE (msg/s), BENCH_MQTT_DEVICES (100), BENCH_GATEWAY_DEVICES (100), BENCH_HTTP_DEVICES (1000:
+ *        the HTTP API allows 100 requests per 10 s per token), BENCH_LORAWAN_PROJECTS (2: ten integrations each, 1000
+ *        requests per 10 s per integration), BENCH_POOL (20) database connections, BENCH_WAYS (all; native always)
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { availableParallelism, loadavg } from 'node:os';
+import { startBenchServer } from '../support/bench-server.js';
+import { fmt, percentile, printTable } from '../overload/stats.js';
+import { cpuMsBetween, cpuMsByComm, machineCpuMs } from '../support/proc-cpu.js';
+import { type TLoadCommand, type TLoadReport, type TPhaseReport, type TWay, WAYS } from './load.js';
+import { buildConnectivitySetup, type TConnectivityShape } from './setup.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 6);
+const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 2);
+const PACED_RATE = process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED_RATE) : null;
+const POOL = Number(process.env.BENCH_POOL ?? 20);
+/** BENCH_WAYS: a comma-separated subset of the ways to run (native, the baseline, always runs). */
+const ONLY = process.env.BENCH_WAYS?.split(',');
+const SHAPE: TConnectivityShape = {
+  mqttDevices: Number(process.env.BENCH_MQTT_DEVICES ?? 100),
+  gatewayDevices: Number(process.env.BENCH_GATEWAY_DEVICES ?? 100),
+  httpDevices: Number(process.env.BENCH_HTTP_DEVICES ?? 1000),
+  lorawanProjects: Number(process.env.BENCH_LORAWAN_PROJECTS ?? 2),
+  lorawanDevicesPerProject: 200,
+  inFlight: Number(process.env.BENCH_IN_FLIGHT ?? 200),
+};
+
+/** The forked load process, one command at a time. */
+class Load {
+  private readonly child: ChildProcess;
+  private readonly waiting: ((r: TLoadReport) => void)[] = [];
+
+  constructor() {
+    this.child = fork(new URL('./load.ts', import.meta.url).pathname, { execArgv: ['--import', 'tsx'] });
+    this.child.on('message', (r: TLoadReport) => {
+      // A percentile of no latencies is NaN, which the IPC channel's JSON turns into null.
+      if (r.kind === 'phase') for (const k of ['p50Ms', 'p99Ms'] as const) r[k] = r[k] ?? Number.NaN;
+      this.waiting.shift()?.(r);
+    });
+    this.child.on('exit', (code) => {
+      if (code) throw new Error(`load process exited with ${code}`);
+    });
+  }
+
+  run<R extends TLoadReport>(cmd: TLoadCommand): Promise<R> {
+    return new Promise((resolve) => {
+      this.waiting.push((r) => resolve(r as R));
+      this.child.send(cmd);
+    });
+  }
+}
+
+const median = (xs: number[]): number => percentile(xs, 50);
+const loads = (): string =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
+
+async function main(): Promise<void> {
+  const total = SHAPE.mqttDevices + 1 + SHAPE.gatewayDevices + SHAPE.httpDevices;
+  const bench = await startBenchServer({ devices: total, poolSize: POOL });
+  const load = new Load();
+  try {
+    const built = await buildConnectivitySetup(bench, SHAPE);
+    const withGateway = built.gateway !== null;
+    const ways = WAYS.filter((w) => (w !== 'gateway' || withGateway) && (w === 'native' || !ONLY || ONLY.includes(w)));
+    await load.run({
+      kind: 'setup',
+      setup: { ...built, mqttPort: bench.server.mqttPort as number, httpPort: bench.server.httpPort as number },
+    });
+    console.log(
+      `connectivity: ${ways.join(', ')}; 1-point messages acknowledged after the commit; ${ROUNDS} interleaved rounds of ` +
+        `${WARMUP_S} s warm-up + ${SECONDS} s measured per phase; closed loop ${SHAPE.inFlight} unacknowledged; MQTT ` +
+        `${SHAPE.mqttDevices} devices (a connection each per way), gateway ${withGateway ? `${SHAPE.gatewayDevices} devices behind one connection` : 'TODO: no gateway API in this build'}, ` +
+        `HTTP ${SHAPE.httpDevices} tokens over ${SHAPE.inFlight} keep-alive sockets, LoRaWAN ${built.lorawan.length} ChirpStack integrations; pool ${POOL}`,
+    );
+    console.log(`load average at the start: ${loads()} (${availableParallelism()} cores)`);
+    const closed = new Map<TWay, TPhaseReport[]>(ways.map((w) => [w, []]));
+    const paced = new Map<TWay, TPhaseReport[]>(ways.map((w) => [w, []]));
+    const cpuPerMessage = new Map<TWay, { serverUs: number; pgUs: number }[]>(ways.map((w) => [w, []]));
+    let rate = PACED_RATE ?? 0;
+    // A pass not counted: caches (tokens, DevEUIs, names), JIT and connections warm for every way alike.
+    for (const way of ways) await load.run({ kind: 'run', way, mode: 'closed', warmupS: 0, seconds: WARMUP_S, ratePerS: 0 });
+    const m0 = machineCpuMs();
+    const t0 = performance.now();
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      for (const way of ways) {
+        const self0 = process.cpuUsage();
+        const pg0 = cpuMsByComm('postgres');
+        const r = await load.run<TPhaseReport>({ kind: 'run', way, mode: 'closed', warmupS: WARMUP_S, seconds: SECONDS, ratePerS: 0 });
+        const self = process.cpuUsage(self0);
+        const cpu = {
+          serverUs: ((self.user + self.system) / Math.max(1, r.ackedAll)) as number,
+          pgUs: (cpuMsBetween(pg0, cpuMsByComm('postgres')) * 1000) / Math.max(1, r.ackedAll),
+        };
+        closed.get(way)?.push(r);
+        cpuPerMessage.get(way)?.push(cpu);
+        console.log(
+          `  round ${round} closed ${way}: ${fmt(r.acked / r.elapsedS)} msg/s, p99 ${fmt(r.p99Ms)} ms; CPU per message: server ` +
+            `${fmt(cpu.serverUs)} µs, PostgreSQL ${fmt(cpu.pgUs)} µs, load ${fmt((r.loadCores * 1e6 * r.elapsedS) / Math.max(1, r.acked))} µs${failures(r)}`,
+        );
+      }
+      if (!rate) rate = Math.max(10, Math.floor(Math.min(...ways.map((w) => rateOf(closed.get(w)?.[0]))) / 2));
+      for (const way of ways) {
+        const r = await load.run<TPhaseReport>({ kind: 'run', way, mode: 'paced', warmupS: 1, seconds: SECONDS, ratePerS: rate });
+        paced.get(way)?.push(r);
+        console.log(`  round ${round} paced ${way} at ${fmt(rate)}/s: p50 ${fmt(r.p50Ms)} ms, p99 ${fmt(r.p99Ms)} ms${failures(r)}`);
+      }
+    }
+    const machineCores = (machineCpuMs() - m0) / (performance.now() - t0);
+    console.log(
+      `load average at the end: ${loads()}; the machine used ${machineCores.toFixed(2)} of ${availableParallelism()} cores over the rounds`,
+    );
+
+    const ratio = (way: TWay, of: (r: TPhaseReport) => number, from: Map<TWay, TPhaseReport[]>): number =>
+      median((from.get(way) ?? []).map((r, i) => of(r) / of((from.get('native') ?? [])[i] as TPhaseReport)));
+    const rows = ways.map((way) => {
+      const c = closed.get(way) ?? [];
+      const p = paced.get(way) ?? [];
+      const msgRatio = ratio(way, (r) => r.acked / r.elapsedS, closed);
+      const p99Ratio = ratio(way, (r) => r.p99Ms, paced);
+      return [
+        way,
+        fmt(median(c.map(rateOf))),
+        `${msgRatio.toFixed(2)}×`,
+        fmt(median((cpuPerMessage.get(way) ?? []).map((x) => x.serverUs))),
+        fmt(median((cpuPerMessage.get(way) ?? []).map((x) => x.pgUs))),
+        fmt(median(p.map((r) => r.p50Ms))),
+        fmt(median(p.map((r) => r.p99Ms))),
+        `${p99Ratio.toFixed(2)}×`,
+        way === 'native' ? '' : way === 'http' ? 'written down' : msgRatio >= 0.8 ? 'met' : 'NOT met',
+      ];
+    });
+    console.log(`\nmedians over ${ROUNDS} rounds (ratios: median of each round's way / native); paced at ${fmt(rate)} msg/s`);
+    printTable(
+      ['way', 'msg/s', '× native', 'server µs/msg', 'PostgreSQL µs/msg', 'p50 ms', 'p99 ms', 'p99 × native', '≥ 0.8× native'],
+      rows,
+    );
+    await load.run({ kind: 'end' });
+  } finally {
+    await bench.stop();
+  }
+}
+
+function rateOf(r: TPhaseReport | undefined): number {
+  return r ? r.acked / r.elapsedS : Number.NaN;
+}
+
+function failures(r: TPhaseReport): string {
+  const entries = Object.entries(r.failures);
+  return entries.length ? `; not acknowledged: ${entries.map(([k, v]) => `${k} ×${v}`).join(', ')}` : '';
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    console.error(err);
+    process.exit(1);
+  },
+);
