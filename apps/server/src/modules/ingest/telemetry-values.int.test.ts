@@ -10,6 +10,8 @@ import { readFile } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import {
   DAY_MS,
+  LORAWAN_SECRET_HEADER,
+  lorawanPaths,
   paths,
   TELEMETRY_JSON_MAX_DEPTH,
   TELEMETRY_STRING_MAX_CHARS,
@@ -18,6 +20,7 @@ import {
   type TDeviceCredentials,
   type TLatestValue,
   type TLiveMessage,
+  type TLorawanIntegrationWithSecret,
 } from '@tessera/contracts';
 import { sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
@@ -28,6 +31,7 @@ import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/h
 import { rowsOf } from '../../db/client.js';
 import { projectRetention } from '../../db/schema.js';
 import { deleteRawPoints } from '../telemetry-store/delete-points.js';
+import { platformStorageUsage } from '../telemetry-store/sizes.js';
 import { runTelemetryStorage } from '../telemetry-store/storage-job.js';
 import { connectBrowser, connectMqtt, rejectedCount, telemetryCount, waitUntil } from './ingest-test-kit.js';
 
@@ -175,6 +179,36 @@ describe(`telemetry values that are not numbers (${TEST_DB_KIND})`, () => {
     expect(await stored(tb.id, 'door')).toHaveLength(1);
   });
 
+  it('LoRaWAN: a ChirpStack uplink stores a decoded string and boolean under keys declared so', async () => {
+    const [project] = rowsOf<{ project_id: number }>(await server.ctx.db.execute(sql`select project_id from devices where id = ${tb.id}`));
+    const put = await server.api('PUT', lorawanPaths.device(tb.tangramId), { token: vendorToken, body: { dev_eui: '0202020202020202' } });
+    expect(put.status).toBe(200);
+    const created = await server.api<TLorawanIntegrationWithSecret>('POST', lorawanPaths.list(project.project_id), {
+      token: vendorToken,
+      body: {
+        name: 'ChirpStack',
+        network_server: 'chirpstack',
+        mapping: [
+          { path: 'status', key: 'state' },
+          { path: 'open', key: 'door' },
+        ],
+      },
+    });
+    expect(created.status).toBe(201);
+    const body = JSON.parse(await readFile(new URL('../lorawan/fixtures/chirpstack-up.json', import.meta.url), 'utf8'));
+    body.time = new Date().toISOString();
+    body.deviceInfo.devEui = '0202020202020202';
+    body.object = { ...body.object, open: true };
+    const res = await fetch(`${server.httpUrl}${created.body.webhook_path}?event=up`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [LORAWAN_SECRET_HEADER]: created.body.secret },
+      body: JSON.stringify(body),
+    });
+    expect(res.status).toBe(200);
+    expect((await stored(tb.id, 'state')).map((r) => r.value)).toContain('OK');
+    expect((await stored(tb.id, 'door')).map((r) => r.value)).toEqual([false, true]);
+  });
+
   it('the mosquitto_pub example of docs/protocol.md "Values that are not numbers" works as documented', async () => {
     const doc = await readFile(new URL('../../../../../docs/protocol.md', import.meta.url), 'utf8');
     const line = doc.split('\n').find((l) => l.startsWith('mosquitto_pub ') && l.includes('"vs":["running"]'));
@@ -211,9 +245,25 @@ describe(`telemetry values that are not numbers (${TEST_DB_KIND})`, () => {
     // clean-data's delete of every raw point of the device takes these too (and counts them).
     const numeric = await telemetryCount(server.ctx.db, dev.id);
     const left = (await stored(dev.id, 'state')).length + (await stored(dev.id, 'door')).length + (await stored(dev.id, 'config')).length;
+    const otherDevice = await stored(tb.id, 'door');
     const deleted = await server.ctx.db.transaction((tx) => deleteRawPoints(tx, dev.id));
     expect(deleted).toBe(left + numeric);
     expect(await stored(dev.id, 'door')).toEqual([]);
-    expect(await stored(tb.id, 'door')).toHaveLength(1);
+    expect(await stored(tb.id, 'door')).toEqual(otherDevice);
+    expect(otherDevice.length).toBeGreaterThan(0);
+  });
+
+  it("the admin storage page's platform size counts them as hot raw points", async () => {
+    const measured = async () => {
+      await server.ctx.db.execute(sql`analyze telemetry_values`);
+      return platformStorageUsage(server.ctx.db);
+    };
+    const before = await measured();
+    const from = Date.now() - 3_600_000;
+    await server.ctx.db.execute(sql`insert into telemetry_values (device_id, key, ts, svc_recv_ts, value)
+      select ${tb.id}, 'config', ${from}::bigint + i, ${from}::bigint + i, jsonb_build_object('i', i) from generate_series(1, 2000) as i`);
+    const after = await measured();
+    expect(after.points - before.points).toBeGreaterThanOrEqual(1_900);
+    expect(after.bytes.raw_hot).toBeGreaterThan(before.bytes.raw_hot);
   });
 });

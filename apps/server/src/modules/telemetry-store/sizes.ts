@@ -1,6 +1,7 @@
 /**
  * Disk used by telemetry, cheap to answer (docs/decisions/telemetry-storage.md "Sizes"): the platform's from the
- * catalog (pg_total_relation_size of every partition and table, reltuples for hot points); a project's from the
+ * catalog (pg_total_relation_size of every partition and table, reltuples for hot points; telemetry_values, the
+ * points of non-numeric keys, counted as hot); a project's from the
  * per-day sums the storage job keeps (telemetry_usage_daily) for compressed days, and from its 1-hour rollups' counts
  * for the hot days, priced at the platform's bytes per hot point and per rollup row.
  */
@@ -41,7 +42,10 @@ async function hotCatalog(db: Db): Promise<THotCatalog> {
 }
 
 /** Bytes of `table` (heap, indexes, TOAST) and its estimated rows. */
-async function tableCatalog(db: Db, table: 'telemetry_chunk' | 'telemetry_rollup'): Promise<{ bytes: number; rows: number }> {
+async function tableCatalog(
+  db: Db,
+  table: 'telemetry_chunk' | 'telemetry_rollup' | 'telemetry_values',
+): Promise<{ bytes: number; rows: number }> {
   const [r] = rowsOf<{ bytes: number; rows: number }>(
     await db.execute(sql`select pg_total_relation_size(c.oid)::float8 as bytes, greatest(c.reltuples, 0)::float8 as rows
       from pg_class c where c.oid = ${table}::regclass`),
@@ -86,15 +90,23 @@ function rollupRowBytesOf(rollup: { bytes: number; rows: number }): number {
 
 /** The platform's telemetry on disk, measured from the catalog (hot points are the planner's estimate). */
 export async function platformStorageUsage(db: Db): Promise<TStorageUsage> {
-  const [hot, chunk, rollup] = [
+  const [hot, chunk, rollup, values] = [
     await hotCatalog(db),
     await tableCatalog(db, 'telemetry_chunk'),
     await tableCatalog(db, 'telemetry_rollup'),
+    await tableCatalog(db, 'telemetry_values'),
   ];
   const [r] = rowsOf<{ points: number }>(
     await db.execute(sql`select coalesce(sum(points), 0)::float8 as points from telemetry_usage_daily`),
   );
-  return usageOf(num(r.points) + hot.points, hot.bytes, chunk.bytes, rollup.bytes, await growthPerDay(db, rollupRowBytesOf(rollup)));
+  // Points of non-numeric keys (telemetry_values, never compressed) count as hot raw points.
+  return usageOf(
+    num(r.points) + hot.points + values.rows,
+    hot.bytes + values.bytes,
+    chunk.bytes,
+    rollup.bytes,
+    await growthPerDay(db, rollupRowBytesOf(rollup)),
+  );
 }
 
 /**
