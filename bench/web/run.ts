@@ -17,9 +17,9 @@
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { dashboardPaths, type TDashboardPage, type TDashboardState } from '@tessera/contracts';
-import { buildDeviceProject, buildVendor, startTestServer, TEST_PASSWORD } from '@tessera/server/testing';
+import { startTestServer } from '@tessera/server/testing';
 import { type Browser, chromium, type Page } from 'playwright-core';
+import { buildBenchDashboard } from './dashboard-fixture';
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const VERBOSE = process.env.BENCH_VERBOSE === '1';
@@ -97,42 +97,7 @@ async function main(): Promise<void> {
   const server = await startTestServer({ webDist: WEB_DIST });
   const browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-gpu'] });
   try {
-    const vendor = await buildVendor(server);
-    const built = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId, count: 3 });
-    const [a, b, c] = built.devices.map((d) => d.tangramId);
-    const created = await server.api<TDashboardPage>('POST', dashboardPaths.pages, { token: vendor.token, body: { name: 'bench' } });
-    const widget = (type: string, parameter: object, x: number, y: number) => ({
-      new: true,
-      type,
-      title: type,
-      parameter: JSON.stringify(parameter),
-      layout: { x, y, w: 6, h: 4 },
-    });
-    const saved = await server.api<TDashboardState>('PUT', dashboardPaths.widgets(created.body.id), {
-      token: vendor.token,
-      body: {
-        widgetList: [
-          widget('latest', { tangram_id: a, key: 'temperature' }, 0, 0),
-          widget('gauge', { tangram_id: b, key: 'temperature', min: 0, max: 50 }, 6, 0),
-          widget('line', { series: [{ tangram_id: a, key: 'temperature' }] }, 0, 4),
-          widget('alerts', {}, 6, 4),
-          widget('devices', { tangram_ids: [a, b, c] }, 0, 8),
-        ],
-      },
-    });
-    if (saved.status !== 200) throw new Error(`saving the bench dashboard answered ${saved.status}: ${JSON.stringify(saved.body)}`);
-
-    // A logged-in session (the console's localStorage) to open the dashboard with, without the login page's bytes.
-    const { context: loginContext, page: loginPage } = await openContext(browser, server.httpUrl, 'compressed');
-    await loginPage.goto('/login');
-    await loginPage.getByTestId('login-tab-vendor').click();
-    await loginPage.getByTestId('login-email').fill(vendor.email);
-    await loginPage.getByTestId('login-password').fill(TEST_PASSWORD);
-    await loginPage.getByTestId('login-submit').click();
-    await loginPage.waitForURL((url) => !url.pathname.startsWith('/login'));
-    const widgetIds = saved.body.widgetList.map((w) => w.id);
-    const session = JSON.stringify(await loginContext.storageState());
-    await loginContext.close();
+    const { widgetIds, session } = await buildBenchDashboard(server, browser);
 
     const results = new Map<string, TLoad[]>();
     for (let run = 0; run < RUNS; run += 1) {

@@ -1,11 +1,14 @@
 /**
  * The one ECharts life cycle of the console: an instance created on mount in the returned element, resized with its
  * container, given `option` whenever it changes (notMerge: the new option replaces the old, so zoom resets with new
- * data; no animation when the viewer prefers reduced motion), disposed on unmount; made again in ECharts' dark theme
+ * data; no animation when the viewer prefers reduced motion), disposed on unmount. Option changes are coalesced: at
+ * most one `setOption` per animation frame, with the newest option, so a burst of live messages draws the chart once
+ * (and a hidden tab, where frames stop, not at all until it shows again); made again in ECharts' dark theme
  * when the console turns dark (lib/colorScheme), and back. Which chart types exist is up to the caller's build (lib/charts.ts for device charts,
  * features/alerts/alertCharts.ts for statistics); both register into the same `echarts/core`.
  */
 import type * as echarts from 'echarts/core';
+import type { TEChartsBuild } from './charts';
 import { type RefObject, useEffect, useRef } from 'react';
 import { type TColorScheme, useColorScheme } from './colorScheme';
 import { prefersReducedMotion } from './reducedMotion';
@@ -25,7 +28,7 @@ function themed(option: echarts.EChartsCoreOption, scheme: TColorScheme): echart
  * (e.g. to listen for dataZoom).
  */
 export function useEChart(
-  build: typeof echarts,
+  build: Pick<TEChartsBuild, 'init'>,
   option: echarts.EChartsCoreOption,
   onInit?: (chart: echarts.ECharts) => void,
 ): RefObject<HTMLDivElement | null> {
@@ -36,18 +39,24 @@ export function useEChart(
   const scheme = useColorScheme();
   const latest = useRef(option);
   latest.current = option;
+  // The option drawn last, so a re-render with the same option draws nothing; the frame a new option waits for.
+  const drawn = useRef<echarts.EChartsCoreOption | null>(null);
+  const frame = useRef<number | null>(null);
 
   useEffect(() => {
     if (!el.current) return;
     // ECharts' own dark theme, on a transparent background so the chart sits on its card's colour.
     const instance = build.init(el.current, scheme === 'dark' ? 'dark' : undefined);
     instance.setOption(themed(latest.current, scheme), { notMerge: true });
+    drawn.current = latest.current;
     el.current.dataset.chartScheme = scheme; // for browser tests: which theme the chart was made in
     chart.current = instance;
     init.current?.(instance);
     const observer = new ResizeObserver(() => instance.resize());
     observer.observe(el.current);
     return () => {
+      if (frame.current !== null) cancelAnimationFrame(frame.current);
+      frame.current = null;
       observer.disconnect();
       instance.dispose();
       chart.current = null;
@@ -55,7 +64,13 @@ export function useEChart(
   }, [build, scheme]);
 
   useEffect(() => {
-    chart.current?.setOption(themed(option, scheme), { notMerge: true });
+    if (option === drawn.current || frame.current !== null) return;
+    frame.current = requestAnimationFrame(() => {
+      frame.current = null;
+      if (!chart.current || latest.current === drawn.current) return;
+      drawn.current = latest.current;
+      chart.current.setOption(themed(latest.current, scheme), { notMerge: true });
+    });
   }, [option, scheme]);
 
   return el;

@@ -7,7 +7,7 @@
 import { DeleteOutlined, SettingOutlined } from '@ant-design/icons';
 import { parseWidgetParameter, type TWidget, type TWidgetParameter } from '@tessera/contracts';
 import { Button, Card, Space, Tooltip, Typography } from 'antd';
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../widgets/WidgetMessage';
 
@@ -24,7 +24,8 @@ export const HEADER_PX = 38;
 
 function Body({ widget, height }: { widget: TWidget; height: number }) {
   const { t } = useTranslation();
-  const parsed = parseWidgetParameter(widget.type, widget.parameter);
+  // Parsed once per parameter, so a widget's `p` stays the same object while the page re-renders around it.
+  const parsed = useMemo(() => parseWidgetParameter(widget.type, widget.parameter), [widget.type, widget.parameter]);
   if (!parsed.ok) return <Typography.Text type="danger">{t('dashboard.badParameter')}</Typography.Text>;
   const p = parsed.value;
   switch (widget.type) {

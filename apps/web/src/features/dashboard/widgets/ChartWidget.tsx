@@ -26,18 +26,22 @@ const combineSeries = (results: { data?: TTimeseriesResponse; error: unknown }[]
 const ZOOM_DEBOUNCE_MS = 400;
 
 /**
- * The details (name, sensors) of the series' devices, from the device cache the other widgets share (GET device v2);
- * a device not loaded yet or no longer visible is missing from the map.
+ * The legend names of `series` (see {@link seriesName}), from the device cache the other widgets share (GET device
+ * v2), as a JSON array. A string, so the chart's option stays the same object while a device's details change in ways
+ * the names do not show: the live channel marks a device online and seen on every message it sends.
  */
-function useSeriesDevices(tangramIds: string[]): Map<string, TDeviceDetail> {
-  const unique = [...new Set(tangramIds)];
+function useSeriesNames(series: readonly { tangram_id: string; key: string }[]): string {
+  const unique = [...new Set(series.map((s) => s.tangram_id))];
   return useQueries({
     queries: unique.map((id) => ({
       queryKey: deviceKeys.detail(id),
       queryFn: () => http.get<TDeviceDetail>(paths.deviceV2(id), undefined, { quiet: true }),
       staleTime: 60_000,
     })),
-    combine: (results) => new Map(results.flatMap((r) => (r.data ? [[r.data.tangram_id, r.data] as const] : []))),
+    combine: (results) => {
+      const details = new Map(results.flatMap((r) => (r.data ? [[r.data.tangram_id, r.data] as const] : [])));
+      return JSON.stringify(series.map((s) => seriesName(s, details.get(s.tangram_id))));
+    },
   });
 }
 
@@ -51,21 +55,22 @@ export function seriesName(s: { tangram_id: string; key: string }, device: TDevi
 /** The widget body: `kind` line or bar. */
 export function ChartWidget({ p, kind, height }: { p: TWidgetParameter<'line'>; kind: 'line' | 'bar'; height: number }) {
   const { t, i18n } = useTranslation();
-  // The range ends when the widget last refreshed; zooming narrows it until the next refresh.
-  const [range, setRange] = useState<TRange>(() => [Date.now() - p.range_ms, Date.now()]);
+  // The range ends when the widget last refreshed (mounted, or the refresh timer fired); zooming narrows it until the
+  // next refresh. Set once on mount, not again by the effect: a second `Date.now()` would be a second series query.
+  const [refreshedAt, setRefreshedAt] = useState(() => Date.now());
+  const range = useMemo<TRange>(() => [refreshedAt - p.range_ms, refreshedAt], [refreshedAt, p.range_ms]);
   const [view, setView] = useState<TRange | null>(null);
   const zoomTimer = useRef<ReturnType<typeof setTimeout>>(undefined);
   useEffect(() => {
     const timer = setInterval(() => {
-      setRange([Date.now() - p.range_ms, Date.now()]);
+      setRefreshedAt(Date.now());
       setView(null);
     }, p.refresh_min * 60_000);
-    setRange([Date.now() - p.range_ms, Date.now()]);
     return () => {
       clearInterval(timer);
       clearTimeout(zoomTimer.current);
     };
-  }, [p.range_ms, p.refresh_min]);
+  }, [p.refresh_min]);
   const shown = view ?? range;
   const { loaded, statuses } = useQueries({
     queries: p.series.map((s) => ({
@@ -88,15 +93,16 @@ export function ChartWidget({ p, kind, height }: { p: TWidgetParameter<'line'>; 
     })),
     combine: combineSeries,
   });
-  const details = useSeriesDevices(p.series.map((s) => s.tangram_id));
+  const namesJson = useSeriesNames(p.series);
+  const names = useMemo(() => JSON.parse(namesJson) as string[], [namesJson]);
   const gone = p.series.filter((_, i) => {
     const status = statuses[i];
     return status === 404 || status === 403;
   });
   const option = useMemo<TChartOption>(() => {
-    const series = p.series.map((s, i) => {
+    const series = p.series.map((_, i) => {
       const data = (loaded[i]?.points ?? []).map((pt) => [pt.ts, pt.vs[0] ?? null] as [number, number | null]);
-      const name = seriesName(s, details.get(s.tangram_id));
+      const name = names[i];
       return kind === 'line'
         ? { type: 'line' as const, name, data, showSymbol: data.length < 60, connectNulls: false }
         : { type: 'bar' as const, name, data };
@@ -111,7 +117,7 @@ export function ChartWidget({ p, kind, height }: { p: TWidgetParameter<'line'>; 
       dataZoom: kind === 'line' ? [{ type: 'inside' }, { type: 'slider', height: 16, bottom: 4 }] : [],
       series,
     };
-  }, [loaded, p.series, kind, shown, i18n.language, details]);
+  }, [loaded, p.series, kind, shown, i18n.language, names]);
   const drawn = loaded.reduce((n, d) => n + (d?.points.length ?? 0), 0);
   const onZoom = (startPct: number, endPct: number) => {
     clearTimeout(zoomTimer.current);
@@ -121,7 +127,7 @@ export function ChartWidget({ p, kind, height }: { p: TWidgetParameter<'line'>; 
     }, ZOOM_DEBOUNCE_MS);
   };
   return (
-    <div data-legend={p.series.map((s) => seriesName(s, details.get(s.tangram_id))).join('|')}>
+    <div data-legend={names.join('|')}>
       <EChart
         option={option}
         points={drawn}
