@@ -121,11 +121,11 @@ export function liveEffects(deps: TLiveEffectsDeps, rule: TFlowRuleRef): TFlowEf
     },
     async health(device) {
       const [row] = await db
-        .select({ lastSeenAt: devices.lastSeenAt, status: devices.statusValue })
+        .select({ lastSeenAt: devices.lastSeenAt, leftAt: devices.gatewayLeftAt, status: devices.statusValue })
         .from(devices)
         .where(and(inTenant, eq(devices.id, device.id)));
       const lastSeen = row?.lastSeenAt ?? 0;
-      return { online: isOnline(row?.lastSeenAt ?? null, deps.now()), lastSeen, status: row?.status ?? -1 };
+      return { online: isOnline(row?.lastSeenAt ?? null, deps.now(), row?.leftAt ?? null), lastSeen, status: row?.status ?? -1 };
     },
     async raiseAlert(a) {
       const now = deps.now();
