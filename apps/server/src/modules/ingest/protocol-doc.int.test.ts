@@ -33,7 +33,8 @@ describe(`docs/protocol.md mosquitto_pub example (${TEST_DB_KIND})`, () => {
 
   it('works as documented against the embedded broker', async () => {
     const doc = await readFile(PROTOCOL_MD, 'utf8');
-    const line = doc.split('\n').find((l) => l.startsWith('mosquitto_pub ') && l.includes('<TangramID>'));
+    // The numeric example (the value-type example's `<ts>` placeholders are not a command to run as it stands).
+    const line = doc.split('\n').find((l) => l.startsWith('mosquitto_pub ') && l.includes('<TangramID>') && l.includes('"temperature"'));
     expect(line).toBeDefined();
     const [dev] = (await buildDeviceProject(server.ctx.db)).devices;
     const port = new URL(server.mqttUrl).port;
