@@ -43,7 +43,7 @@ export const DOWNLOAD_LINK_TTL_S = 60;
 export const DOWNLOAD_BUCKETS_MS = NICE_BUCKETS_MS.filter((b) => b >= 60_000);
 
 /** The CSV columns of a raw export, in order (a device column first: one file may hold several devices). */
-export const EXPORT_RAW_COLUMNS = ['tangram_id', 'key', 'ts', 'ts_ms', 'svc_recv_ts', 'v1', 'v2', 'v3'] as const;
+export const EXPORT_RAW_COLUMNS = ['tangram_id', 'key', 'ts', 'ts_ms', 'svc_recv_ts', 'v1', 'v2', 'v3', 'value'] as const;
 /** The CSV columns of an aggregated export, in order: bucket start (ISO, epoch ms), its width, the function, and the aggregate of each value slot. */
 export const EXPORT_BUCKET_COLUMNS = ['tangram_id', 'key', 'bucket', 'bucket_ts', 'bucket_ms', 'fn', 'v1', 'v2', 'v3'] as const;
 

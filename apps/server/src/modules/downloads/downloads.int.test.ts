@@ -88,7 +88,7 @@ describe(`download centre: export jobs packaged in the background (${TEST_DB_KIN
     });
     const records = parse(file.body, { columns: true }) as Record<string, string>[];
     expect(records).toHaveLength(90);
-    expect(Object.keys(records[0])).toEqual(['tangram_id', 'key', 'ts', 'ts_ms', 'svc_recv_ts', 'v1', 'v2', 'v3']);
+    expect(Object.keys(records[0])).toEqual(['tangram_id', 'key', 'ts', 'ts_ms', 'svc_recv_ts', 'v1', 'v2', 'v3', 'value']);
     expect(records[0]).toMatchObject({
       tangram_id: project.devices[a].tangramId,
       key: 'temperature',
@@ -169,7 +169,7 @@ describe(`download centre: export jobs packaged in the background (${TEST_DB_KIN
     expect(copied.rows).toBe(98);
     expect(copied).toEqual(formatted);
     expect(copied.text.split('\n')[0]).toBe(
-      `${device.tangramId},temperature,${new Date(T0 + 3 * MINUTE).toISOString()},${T0 + 3 * MINUTE},${T0 + 3 * MINUTE + 5},3,,`,
+      `${device.tangramId},temperature,${new Date(T0 + 3 * MINUTE).toISOString()},${T0 + 3 * MINUTE},${T0 + 3 * MINUTE + 5},3,,,`,
     );
   });
 

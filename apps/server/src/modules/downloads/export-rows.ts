@@ -9,11 +9,12 @@ import { sql } from 'drizzle-orm';
 import Papa from 'papaparse';
 import type pg from 'pg';
 import { to as copyTo } from 'pg-copy-streams';
-import type { TDownloadJobSpec } from '@tessera/contracts';
+import type { TDownloadJobSpec, TTelemetryValue } from '@tessera/contracts';
 import { rowsOf, type Db } from '../../db/client.js';
 import { planFixedBuckets } from '../telemetry/buckets.js';
 import { bucketSql, numOrNull, type TSlotRow } from '../telemetry/timeseries.js';
-import { rawPoints, rawPointsText } from '../telemetry-store/raw-points.js';
+import { csvValue } from '../telemetry/download.js';
+import { rawPoints, rawPointsText, valuePoints } from '../telemetry-store/raw-points.js';
 
 /** A device of an export. */
 export interface TExportDevice {
@@ -51,7 +52,11 @@ export async function countExportRows(db: Db, spec: TDownloadJobSpec, device: TE
         )}) as k(key) cross join lateral ${rawPoints(device.id, sql`k.key`, spec.start_ts, spec.end_ts)} as p`,
       ),
     );
-    return Number(row?.n ?? 0);
+    const [values] = rowsOf<{ n: number | string }>(
+      await db.execute(sql`select count(*) as n from telemetry_values
+        where device_id = ${device.id} and key in (${keyList}) and ts between ${spec.start_ts} and ${spec.end_ts}`),
+    );
+    return Number(row?.n ?? 0) + Number(values?.n ?? 0);
   }
   const plan = planFixedBuckets(spec.start_ts, spec.end_ts, spec.bucket_ms);
   const b = sql`${plan.bucketMs}::bigint`;
@@ -73,7 +78,7 @@ export interface TCsvChunk {
 
 /**
  * The CSV records of `device` for `spec` over `keys` (key by key, oldest first), one chunk per read, without the header.
- * Raw: tangram_id, key, ts (ISO 8601 UTC), ts_ms, svc_recv_ts, v1, v2, v3.
+ * Raw: tangram_id, key, ts (ISO 8601 UTC), ts_ms, svc_recv_ts, v1, v2, v3, value.
  * Bucketed: tangram_id, key, bucket (ISO), bucket_ts, bucket_ms, fn, v1, v2, v3.
  */
 export async function* exportChunks(
@@ -85,8 +90,40 @@ export async function* exportChunks(
 ): AsyncGenerator<TCsvChunk> {
   for (const key of keys) {
     if (spec.mode !== 'raw') yield* bucketChunks(db, spec, device, key);
-    else if (opts.pool) yield* copyChunks(opts.pool, spec, device, key, opts.batchRows ?? EXPORT_COPY_ROWS);
-    else yield* rawChunks(db, spec, device, key, opts.batchRows ?? EXPORT_BATCH_ROWS);
+    else {
+      if (opts.pool) yield* copyChunks(opts.pool, spec, device, key, opts.batchRows ?? EXPORT_COPY_ROWS);
+      else yield* rawChunks(db, spec, device, key, opts.batchRows ?? EXPORT_BATCH_ROWS);
+      yield* valueChunks(db, spec, device, key, opts.batchRows ?? EXPORT_BATCH_ROWS);
+    }
+  }
+}
+
+/**
+ * The points of a non-numeric key (telemetry_values; docs/decisions/telemetry.md "Values that are not numbers") in
+ * keyset batches, formatted by papaparse (a string value may need quoting): v1..v3 empty, the value in `value` (a
+ * string as it is, a boolean as true/false, JSON compact). A numeric key has none: one empty read.
+ */
+async function* valueChunks(
+  db: Db,
+  spec: TDownloadJobSpec,
+  device: TExportDevice,
+  key: string,
+  batchRows: number,
+): AsyncGenerator<TCsvChunk> {
+  let after = spec.start_ts - 1;
+  for (;;) {
+    const rows = rowsOf<{ ts: number | string; svc_recv_ts: number | string; value: TTelemetryValue }>(
+      await db.execute(sql`select ts, svc_recv_ts, value from ${valuePoints(device.id, key, after + 1, spec.end_ts)} as v
+        order by ts limit ${batchRows}`),
+    );
+    if (rows.length === 0) return;
+    const records = rows.map((r) => {
+      const ts = Number(r.ts);
+      return [device.tangramId, key, new Date(ts).toISOString(), ts, Number(r.svc_recv_ts), '', '', '', csvValue(r.value)];
+    });
+    yield { rows: rows.length, text: `${Papa.unparse(records, { newline: '\n' })}\n` };
+    if (rows.length < batchRows) return;
+    after = Number(rows[rows.length - 1].ts);
   }
 }
 
@@ -95,7 +132,7 @@ export async function* exportChunks(
  * time, ts, svc_recv_ts, v1..v3 — one definition for both read paths.
  */
 const RAW_LINE_FIELDS = `to_char(to_timestamp(ts / 1000.0) at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'),
-      ',', ts, ',', svc_recv_ts, ',', v1, ',', v2, ',', v3`;
+      ',', ts, ',', svc_recv_ts, ',', v1, ',', v2, ',', v3, ','`;
 
 /** The SELECT of one raw line per point (the CSV record without its newline), for the points after `after`. */
 function rawLinesSql(

@@ -21,6 +21,7 @@ import {
   type TLatestValue,
   type TLiveMessage,
   type TLorawanIntegrationWithSecret,
+  type TTelemetryRow,
 } from '@tessera/contracts';
 import { sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
@@ -28,7 +29,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject, type TBuiltDevice, type TFactorySensor } from '../../../test/device-factory.js';
 import { buildVendor } from '../../../test/factories.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import { parse } from 'csv-parse/sync';
 import { rowsOf } from '../../db/client.js';
+import { countExportRows, exportChunks } from '../downloads/export-rows.js';
 import { projectRetention } from '../../db/schema.js';
 import { deleteRawPoints } from '../telemetry-store/delete-points.js';
 import { platformStorageUsage } from '../telemetry-store/sizes.js';
@@ -207,6 +210,46 @@ describe(`telemetry values that are not numbers (${TEST_DB_KIND})`, () => {
     expect(res.status).toBe(200);
     expect((await stored(tb.id, 'state')).map((r) => r.value)).toContain('OK');
     expect((await stored(tb.id, 'door')).map((r) => r.value)).toEqual([false, true]);
+  });
+
+  it('raw history, the CSV download and the download centre carry the values; a bucketed query answers 400', async () => {
+    const at = Date.now() - 5_000;
+    const res = await fetch(`${server.httpUrl}/api/v1/${token}/telemetry`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ ts: at, values: { state: 'a, "b"', config: { k: [1] } } }),
+    });
+    expect(res.status).toBe(200);
+    const range = `startTs=${at - 1}&endTs=${at + 1}`;
+    const raw = await server.api<TTelemetryRow[]>('GET', `${paths.tsRawValues}?tangramId=${tb.tangramId}&key=state&${range}`, {
+      token: vendorToken,
+    });
+    expect(raw.body).toEqual([{ ts: at, svc_recv_ts: expect.any(Number), key: 'state', v1: null, v2: null, v3: null, value: 'a, "b"' }]);
+    const bucketed = await server.api<{ message: string }>('GET', `${paths.tsTimeseriesV2}?tangramId=${tb.tangramId}&key=state&${range}`, {
+      token: vendorToken,
+    });
+    expect(bucketed.status).toBe(400);
+    expect(bucketed.body.message).toContain('no rollups');
+
+    const csv = await server.api<string>('GET', `${paths.tsDownload}?tangramId=${tb.tangramId}&keys=state,config&${range}`, {
+      token: vendorToken,
+    });
+    expect(csv.status).toBe(200);
+    expect(parse(csv.body, { columns: true })).toMatchObject([
+      { key: 'state', v1: '', value: 'a, "b"' },
+      { key: 'config', v1: '', value: '{"k":[1]}' },
+    ]);
+
+    const spec = { tangram_ids: [tb.tangramId], keys: ['state'], start_ts: at - 1, end_ts: at + 1, mode: 'raw' as const };
+    const device = { id: tb.id, tangramId: tb.tangramId };
+    const spec2 = { ...spec, fn: 'avg' as const, bucket_ms: 3_600_000, format: 'csv' as const };
+    expect(await countExportRows(server.ctx.db, spec2, device, ['state', 'temperature'])).toBe(1);
+    let text = '';
+    for await (const chunk of exportChunks(server.ctx.db, spec2, device, ['temperature', 'state'], { pool: server.ctx.database.pool }))
+      text += chunk.text.toString();
+    expect(parse(text)).toEqual([
+      [tb.tangramId, 'state', new Date(at).toISOString(), String(at), expect.any(String), '', '', '', 'a, "b"'],
+    ]);
   });
 
   it('the mosquitto_pub example of docs/protocol.md "Values that are not numbers" works as documented', async () => {
