@@ -176,6 +176,29 @@ export default function DashboardPage() {
       onOk: () => changes.remove.mutateAsync(p.id).then(() => setSearch({}, { replace: true }), fail),
     });
 
+  // The shown page's menu sits in the card's header, not inside its tab: a button within a tab (itself a control) is a
+  // nested control screen readers cannot reach (axe: nested-interactive), and the tab list may hold only tabs.
+  const pageMenu = (p: TDashboardPage) => (
+    <Dropdown
+      trigger={['click']}
+      menu={{
+        items: [
+          { key: 'rename', label: t('dashboard.renamePage'), onClick: () => setNaming(p) },
+          { key: 'left', label: t('dashboard.moveLeft'), disabled: p.position === 1, onClick: () => move(p, -1) },
+          { key: 'right', label: t('dashboard.moveRight'), disabled: p.position === list.length, onClick: () => move(p, 1) },
+          {
+            key: 'delete',
+            label: <span data-testid="page-delete">{t('dashboard.deletePage')}</span>,
+            danger: true,
+            onClick: () => remove(p),
+          },
+        ],
+      }}
+    >
+      <Button size="small" type="text" icon={<DownOutlined />} aria-label={t('dashboard.pageMenu')} data-testid="page-menu" />
+    </Dropdown>
+  );
+
   if (pages.isLoading) return <Skeleton active />;
   const newPage = (
     <Button
@@ -189,7 +212,18 @@ export default function DashboardPage() {
     </Button>
   );
   return (
-    <Card title={t('dashboard.heading')} extra={list.length > 0 && newPage} data-testid="dashboard">
+    <Card
+      title={t('dashboard.heading')}
+      extra={
+        list.length > 0 && (
+          <Flex gap={8} align="center">
+            {current && pageMenu(current)}
+            {newPage}
+          </Flex>
+        )
+      }
+      data-testid="dashboard"
+    >
       {list.length === 0 ? (
         <Empty description={t('dashboard.noPages')}>{newPage}</Empty>
       ) : (
@@ -202,38 +236,7 @@ export default function DashboardPage() {
           destroyOnHidden
           items={list.map((p) => ({
             key: String(p.id),
-            label: (
-              <span data-testid={`page-tab-${p.position}`}>
-                {p.name}
-                {p.id === current?.id && (
-                  <Dropdown
-                    trigger={['click']}
-                    menu={{
-                      items: [
-                        { key: 'rename', label: t('dashboard.renamePage'), onClick: () => setNaming(p) },
-                        { key: 'left', label: t('dashboard.moveLeft'), disabled: p.position === 1, onClick: () => move(p, -1) },
-                        { key: 'right', label: t('dashboard.moveRight'), disabled: p.position === list.length, onClick: () => move(p, 1) },
-                        {
-                          key: 'delete',
-                          label: <span data-testid="page-delete">{t('dashboard.deletePage')}</span>,
-                          danger: true,
-                          onClick: () => remove(p),
-                        },
-                      ],
-                    }}
-                  >
-                    <Button
-                      size="small"
-                      type="text"
-                      icon={<DownOutlined />}
-                      aria-label={t('dashboard.pageMenu')}
-                      data-testid="page-menu"
-                      style={{ marginLeft: 4 }}
-                    />
-                  </Dropdown>
-                )}
-              </span>
-            ),
+            label: <span data-testid={`page-tab-${p.position}`}>{p.name}</span>,
             children: <PageGrid page={p} />,
           }))}
         />
