@@ -180,6 +180,29 @@ describe(`ThingsBoard gateway API over MQTT (${TEST_DB_KIND})`, () => {
     expect(await telemetryCount(server.ctx.db, gateway.id)).toBe(0);
   });
 
+  it("holds each named device to its own rate allowance: one device's flood is refused, the other's points stored", async () => {
+    const c = await connect(gatewayToken);
+    const limitedA = await rejectedCount(server.ctx.db, a.id, 'rate_limited');
+    const storedBefore = await telemetryCount(server.ctx.db, b.id, 'current');
+    // Three bursts' worth for Device A at 3,000 points per second of its own clock (3 keys every ms), all at once.
+    const base = 1_600_000_000_000;
+    const sends = Array.from({ length: 15 }, (_, m) =>
+      JSON.stringify({
+        'Device A': Array.from({ length: 333 }, (_, i) => ({
+          ts: base + m * 333 + i,
+          values: { temperature: 1, humidity: 2, current: 3 },
+        })),
+        'Device B': [{ ts: base + m, values: { current: 2 } }],
+      }),
+    );
+    await Promise.all(sends.map((p) => c.publishAsync(T.telemetry, p, { qos: 1 })));
+    const storedB = await telemetryCount(server.ctx.db, b.id, 'current');
+    expect(await rejectedCount(server.ctx.db, a.id, 'rate_limited')).toBeGreaterThan(limitedA);
+    expect(await rejectedCount(server.ctx.db, b.id, 'rate_limited')).toBe(0);
+    expect(storedB).toBe(storedBefore + 15);
+    expect(await rejectedCount(server.ctx.db, gateway.id, 'rate_limited')).toBe(0);
+  });
+
   it('closes the connection of a gateway publishing over the packet limit, and on a topic of the namespace it does not serve', async () => {
     const big = await connect(gatewayToken);
     const closed = closedBy(big);
