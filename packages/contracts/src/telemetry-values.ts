@@ -15,14 +15,12 @@ export type TTelemetryValueType = z.infer<typeof ZTelemetryValueType>;
 /** The value types other than `number`: stored one value per point in `telemetry_values`. */
 export type TNonNumericValueType = Exclude<TTelemetryValueType, 'number'>;
 
-/** A JSON value as it comes out of JSON.parse. */
-export type TJsonValue = string | number | boolean | null | TJsonValue[] | { [key: string]: TJsonValue };
-
-/** The value of one point of a non-numeric key: a string, a boolean, or a JSON object or array. */
-export type TTelemetryValue = string | boolean | TJsonValue[] | { [key: string]: TJsonValue };
-
-/** {@link TTelemetryValue} in responses (zod's JSON type: no functions, no undefined). */
-export const ZTelemetryValue = z.union([z.string(), z.boolean(), z.array(z.json()), z.record(z.string(), z.json())]);
+/**
+ * The value of one point of a non-numeric key: a string, a boolean, or a JSON object or array (whose members are JSON
+ * as JSON.parse made them). Not recursive in the schema, so the OpenAPI document has no unresolvable self-reference.
+ */
+export const ZTelemetryValue = z.union([z.string(), z.boolean(), z.array(z.unknown()), z.record(z.string(), z.unknown())]);
+export type TTelemetryValue = z.infer<typeof ZTelemetryValue>;
 
 /** Why a value was refused: not of the key's type (`malformed`), or over a bound (`value_too_large`). */
 export interface TValueRefusal {
