@@ -60,7 +60,7 @@ export async function buildApp(ctx: TAppContext, opts: TBuildOptions = {}): Prom
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
 
-  await registerSecurityHeaders(app, ctx.config.pagesOrigin);
+  registerSecurityHeaders(app, ctx.config.pagesOrigin, Boolean(ctx.config.trustProxy));
   await app.register(fastifyRateLimit, { global: false });
   await app.register(fastifySwagger, {
     openapi: {
@@ -86,11 +86,12 @@ export async function buildApp(ctx: TAppContext, opts: TBuildOptions = {}): Prom
   if (opts.metricsRoute) registerMetricsRoute(app, opts.metrics, ctx.config.metricsToken);
   app.decorateRequest('principal', null);
   app.decorateRequest('authFailure', null);
-  app.addHook('onRequest', async (request) => {
-    await resolvePrincipal(request, ctx.db, ctx.tokens);
-  });
-  app.addHook('onSend', async (request, reply) => {
+  // Callback hooks, not async ones: most requests (devices, the console's anonymous calls) need no promise here.
+  app.addHook('onRequest', (request, reply, done) => {
     reply.header('x-request-id', request.id);
+    // No credential: principal and authFailure keep their decorated null.
+    if (request.headers.authorization === undefined) return done();
+    resolvePrincipal(request, ctx.db, ctx.tokens).then(() => done(), done);
   });
 
   app.setErrorHandler((err, request, reply) => {
@@ -127,8 +128,10 @@ export async function buildApp(ctx: TAppContext, opts: TBuildOptions = {}): Prom
     request.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ code: ErrorCode.Internal, message: 'internal error' });
   });
+  // Whether the console is served is decided once, here: its files are registered only if they exist now.
+  const consoleServed = webDistExists(ctx);
   app.setNotFoundHandler((request, reply) => {
-    if (isApiPath(request.url) || !webDistExists(ctx) || isConsoleAssetPath(request.url)) {
+    if (isApiPath(request.url) || !consoleServed || isConsoleAssetPath(request.url)) {
       return reply.status(404).send({ code: ErrorCode.NotFound, message: `no route ${request.method} ${request.url.split('?')[0]}` });
     }
     return sendConsoleIndex(reply);
@@ -138,7 +141,7 @@ export async function buildApp(ctx: TAppContext, opts: TBuildOptions = {}): Prom
   registerAuditLog(app, ctx);
   await registerModules(app, ctx);
 
-  if (webDistExists(ctx)) {
+  if (consoleServed) {
     await registerConsoleStatic(app, ctx.config.webDist!);
   }
   return app;

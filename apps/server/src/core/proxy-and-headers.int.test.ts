@@ -1,6 +1,7 @@
 /**
- * Who may speak for the client (TRUST_PROXY) and the HTTPS-only security headers (core/security-headers.ts;
- * docs/deployment.md "Behind a reverse proxy"). app.inject's peer is 127.0.0.1.
+ * Who may speak for the client (TRUST_PROXY), the security headers every answer carries and the HTTPS-only ones
+ * (core/security-headers.ts; docs/deployment.md "Behind a reverse proxy"), and the request id. app.inject's peer is
+ * 127.0.0.1.
  */
 import { paths } from '@tessera/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,5 +55,28 @@ describe(`client address and scheme from proxies (${TEST_DB_KIND})`, () => {
     expect(res.headers['strict-transport-security']).toBe(HSTS_HEADER);
     const plain = await proxied.api('GET', '/healthz');
     expect(String(plain.headers['content-security-policy'])).not.toContain('upgrade-insecure-requests');
+  });
+
+  it("answers 200, 400, 401 and 404 alike with helmet's headers and the request id (the caller's, or a new one)", async () => {
+    const answers = [
+      await direct.api('GET', '/healthz'),
+      await direct.api('GET', `${paths.products}?name=a%00b`),
+      await direct.api('GET', paths.products),
+      await direct.api('GET', '/frontstage/v1/no-such-route'),
+    ];
+    expect(answers.map((r) => r.status)).toEqual([200, 400, 401, 404]);
+    for (const res of answers) {
+      expect(res.headers['x-frame-options']).toBe('SAMEORIGIN');
+      expect(res.headers['x-content-type-options']).toBe('nosniff');
+      expect(res.headers['cross-origin-opener-policy']).toBe('same-origin');
+      expect(res.headers['cross-origin-resource-policy']).toBe('same-origin');
+      expect(res.headers['referrer-policy']).toBe('no-referrer');
+      expect(res.headers['origin-agent-cluster']).toBe('?1');
+      expect(String(res.headers['content-security-policy'])).toContain("frame-ancestors 'self'");
+      expect(String(res.headers['x-request-id'])).toMatch(/^[0-9a-f-]{36}$/);
+    }
+    expect(new Set(answers.map((r) => r.headers['x-request-id'])).size).toBe(answers.length);
+    const named = await direct.api('GET', '/healthz', { headers: { 'x-request-id': 'trace-42' } });
+    expect(named.headers['x-request-id']).toBe('trace-42');
   });
 });

@@ -4,7 +4,7 @@
  * (`event:`/`data:` lines, as the QR login stream in auth/qr-login-routes.ts). Everything before the stream opens —
  * login, 13:25, configured, the caller's conversation, the daily limits — answers as an ordinary JSON error.
  */
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import {
   ZAssistantConversation,
   ZAssistantConversationDetail,
@@ -98,7 +98,9 @@ export async function assistantRoutes(app: TApp, ctx: TAppContext): Promise<void
       await takeRequest(db, config, principal.tenantId, Date.now());
       reply.hijack();
       const raw = reply.raw;
+      // A hijacked reply sends only what is written here: the headers set so far (security headers, request id) too.
       raw.writeHead(200, {
+        ...(reply.getHeaders() as OutgoingHttpHeaders),
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-store',
         connection: 'keep-alive',

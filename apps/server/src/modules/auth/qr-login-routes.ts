@@ -6,7 +6,7 @@
  * confirmation wakes it (qr-login-waiters.ts), and the number of waiting streams is capped (429/503). `GET
  * login/qrcode` (beyond the spec) lets the confirming device show where the code was opened before it confirms.
  */
-import type { ServerResponse } from 'node:http';
+import type { OutgoingHttpHeaders, ServerResponse } from 'node:http';
 import { z } from 'zod';
 import {
   ErrorCode,
@@ -85,7 +85,9 @@ export async function qrLoginRoutes(app: TApp, ctx: TAppContext): Promise<void> 
       }
       reply.hijack();
       const raw = reply.raw;
+      // A hijacked reply sends only what is written here: the headers set so far (security headers, request id) too.
       raw.writeHead(200, {
+        ...(reply.getHeaders() as OutgoingHttpHeaders),
         'content-type': 'text/event-stream; charset=utf-8',
         'cache-control': 'no-cache, no-store',
         connection: 'keep-alive',

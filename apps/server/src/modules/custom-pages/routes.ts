@@ -78,8 +78,8 @@ export async function customPageViewRoutes(app: TApp, ctx: TAppContext): Promise
   app.get(
     '/custom-page/:id',
     {
-      // Helmet's console policy (and its X-Frame-Options) would be wrong here; pageHeaders sets this document's own.
-      config: { helmet: { skipRoute: true } },
+      // The console's policy (and its X-Frame-Options) would be wrong here; pageHeaders sets this document's own.
+      config: { securityHeaders: false },
       schema: {
         tags,
         security: [],
