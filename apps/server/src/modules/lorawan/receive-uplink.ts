@@ -2,20 +2,19 @@
  * One request of a network server to an integration's webhook (docs/decisions/lorawan.md, docs/protocol.md
  * "LoRaWAN network servers"): the secret checked, the body read, the device found by DevEUI within the integration's
  * project, the decoded payload mapped to the project's keys and handed to the one ingest pipeline — answered 200 only
- * once its batch committed. Every authenticated request is recorded in the integration's last payloads.
+ * once its batch committed. Every authenticated request is recorded in the integration's last payloads. The
+ * integration and the DevEUI are read through lorawan-cache.ts; the last payloads are written in batches.
  */
-import { and, eq } from 'drizzle-orm';
 import { ErrorCode, lorawanPaths, type TLorawanNetworkServer, type TLorawanRefusal, type TLorawanUplinkAnswer } from '@tessera/contracts';
 import type { TMessageBus } from '../../core/context.js';
 import { digestEquals, sha256 } from '../../core/crypto.js';
 import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.js';
 import type { ThrottledLog } from '../../core/throttled-log.js';
-import type { Db } from '../../db/client.js';
-import { deviceLorawan, devices, lorawanIntegrations } from '../../db/schema.js';
 import { IngestClosedError } from '../ingest/commit.js';
 import { mapDecodedPayload } from './mapping.js';
 import { readNetworkServerEvent } from './uplink-body.js';
-import { recordUplink, type TUplinkRecord } from './uplink-log.js';
+import type { LorawanDirectory } from './lorawan-cache.js';
+import type { TUplinkRecord, UplinkLogWriter } from './uplink-log.js';
 
 /** What the webhook was sent. */
 export interface TUplinkRequest {
@@ -34,9 +33,13 @@ export interface TUplinkRequest {
 /** The webhook's answer: 200 stored, 202 refused (nothing stored, see `answer`), 204 an event that carries no uplink. */
 export type TUplinkReply = { status: 200 | 202; answer: TLorawanUplinkAnswer } | { status: 204; answer: null };
 
-/** What the webhook needs: the database, the bus into ingest, and a log that says each repeated refusal once. */
+/**
+ * What the webhook needs: the cached look-ups, the batched payload log, the bus into ingest, and a log that says each
+ * repeated refusal once.
+ */
 export interface TUplinkDeps {
-  db: Db;
+  directory: LorawanDirectory;
+  uplinkLog: UplinkLogWriter;
   bus: Pick<TMessageBus, 'ingestDeviceTelemetry'>;
   log: ThrottledLog;
 }
@@ -49,21 +52,11 @@ const NO_SECRET_HASH = sha256('no integration');
  * @throws AppError 401 AUTH_WRONG_CREDENTIALS when there is no such integration or the secret is missing or wrong
  * (one answer for both, so integration ids cannot be probed).
  */
-async function authenticate(db: Db, id: number, secret: string | undefined) {
-  const [row] = await db.select().from(lorawanIntegrations).where(eq(lorawanIntegrations.id, id));
+async function authenticate(directory: LorawanDirectory, id: number, secret: string | undefined) {
+  const row = await directory.integration(id);
   const matches = digestEquals(sha256(secret ?? ''), row?.secretHash ?? NO_SECRET_HASH);
   if (!row || !secret || !matches) throw unauthorized('unknown integration or wrong secret', ErrorCode.WrongCredentials);
   return row;
-}
-
-/** The device of `tenantId` with `devEui`: its Tangram ID and project, or null. */
-async function deviceByDevEui(db: Db, tenantId: number, devEui: string) {
-  const [row] = await db
-    .select({ tangramId: devices.tangramId, projectId: devices.projectId })
-    .from(deviceLorawan)
-    .innerJoin(devices, eq(devices.id, deviceLorawan.deviceId))
-    .where(and(eq(deviceLorawan.tenantId, tenantId), eq(deviceLorawan.devEui, devEui)));
-  return row ?? null;
 }
 
 /**
@@ -73,17 +66,14 @@ async function deviceByDevEui(db: Db, tenantId: number, devEui: string) {
  * is stopping: nothing stored, the network server may retry).
  */
 export async function receiveUplink(deps: TUplinkDeps, req: TUplinkRequest): Promise<TUplinkReply> {
-  const integration = await authenticate(deps.db, req.integrationId, req.secret);
+  const integration = await authenticate(deps.directory, req.integrationId, req.secret);
   if (integration.networkServer !== req.networkServer) {
     throw notFound(
       `this integration takes ${integration.networkServer}: ${lorawanPaths.webhook(integration.id, integration.networkServer)}`,
     );
   }
   const base = { integrationId: integration.id, receivedAt: req.receivedAt, body: req.body };
-  const record = (entry: Omit<TUplinkRecord, keyof typeof base>) =>
-    recordUplink(deps.db, { ...base, ...entry }).catch((err: unknown) =>
-      deps.log.warn(`lorawan-log:${integration.id}`, { err: String(err), integrationId: integration.id }, 'LoRaWAN payload not logged'),
-    );
+  const record = (entry: Omit<TUplinkRecord, keyof typeof base>) => deps.uplinkLog.record({ ...base, ...entry });
   const refuse = async (
     status: 202 | 400 | 429,
     reason: TLorawanRefusal,
@@ -92,7 +82,7 @@ export async function receiveUplink(deps: TUplinkDeps, req: TUplinkRequest): Pro
     devEui: string | null,
     tangramId: string | null = null,
   ) => {
-    await record({ event, devEui, tangramId, outcome: 'refused', reason, detail, points: 0, status });
+    record({ event, devEui, tangramId, outcome: 'refused', reason, detail, points: 0, status });
     if (status === 400) throw badRequest(`${reason}: ${detail}`);
     if (status === 429) throw new AppError(429, ErrorCode.RateLimited, detail, undefined, 1);
     return { status: 202, answer: { stored: 0, refused: reason, detail } } satisfies TUplinkReply;
@@ -113,7 +103,7 @@ export async function receiveUplink(deps: TUplinkDeps, req: TUplinkRequest): Pro
   const read = readNetworkServerEvent(req.networkServer, json, req.chirpstackEvent);
   if ('error' in read) return refuse(400, 'malformed', read.error, req.chirpstackEvent ?? '?', null);
   if (read.event !== 'up') {
-    await record({
+    record({
       event: read.event,
       devEui: read.devEui,
       tangramId: null,
@@ -126,7 +116,7 @@ export async function receiveUplink(deps: TUplinkDeps, req: TUplinkRequest): Pro
     return { status: 204, answer: null };
   }
   const devEui = read.devEui as string;
-  const device = await deviceByDevEui(deps.db, integration.tenantId, devEui);
+  const device = await deps.directory.device(integration.tenantId, devEui);
   if (!device || device.projectId !== integration.projectId) {
     const detail = device ? `DevEUI ${devEui} is a device of another project` : `no device of this tenant has DevEUI ${devEui}`;
     deps.log.warn(
@@ -157,7 +147,7 @@ export async function receiveUplink(deps: TUplinkDeps, req: TUplinkRequest): Pro
   if (outcome.kind === 'refused') {
     return refuse(outcome.reason === 'rate_limited' ? 429 : 202, outcome.reason, outcome.detail, 'up', devEui, device.tangramId);
   }
-  await record({
+  record({
     event: 'up',
     devEui,
     tangramId: device.tangramId,

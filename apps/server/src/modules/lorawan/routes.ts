@@ -29,6 +29,7 @@ import {
   rotateIntegrationSecret,
   updateIntegration,
 } from './integration-service.js';
+import { lorawanRuntime } from './lorawan-cache.js';
 import { listUplinks } from './uplink-log.js';
 
 const tags = ['lorawan'];
@@ -38,6 +39,8 @@ const tenant = (req: FastifyRequest) => principalOf(req).tenantId;
 /** Registers the console's LoRaWAN routes (prefix `/frontstage/v1`). */
 export async function lorawanRoutes(app: TApp, ctx: TAppContext): Promise<void> {
   const { db } = ctx;
+  // Changes reach the webhook's caches at once (here) and on other replicas (notified); reads see the payloads logged.
+  const lorawan = lorawanRuntime(ctx, (stop) => app.addHook('onClose', stop));
   app.get(
     '/projects/:id/lorawan',
     {
@@ -49,7 +52,10 @@ export async function lorawanRoutes(app: TApp, ctx: TAppContext): Promise<void> 
         response: { 200: ZLorawanIntegrationList },
       },
     },
-    (req) => listIntegrations(db, tenant(req), req.params.id),
+    async (req) => {
+      await lorawan.uplinkLog.flush();
+      return listIntegrations(db, tenant(req), req.params.id);
+    },
   );
   app.post(
     '/projects/:id/lorawan',
@@ -77,7 +83,11 @@ export async function lorawanRoutes(app: TApp, ctx: TAppContext): Promise<void> 
         response: { 200: ZLorawanIntegration },
       },
     },
-    (req) => updateIntegration(db, tenant(req), req.params.id, req.params.integrationId, req.body),
+    async (req) => {
+      const updated = await updateIntegration(db, tenant(req), req.params.id, req.params.integrationId, req.body);
+      await lorawan.changed(`integration:${updated.id}`);
+      return updated;
+    },
   );
   app.delete(
     '/projects/:id/lorawan/:integrationId',
@@ -92,6 +102,7 @@ export async function lorawanRoutes(app: TApp, ctx: TAppContext): Promise<void> 
     },
     async (req, reply) => {
       await deleteIntegration(db, tenant(req), req.params.id, req.params.integrationId);
+      await lorawan.changed(`integration:${req.params.integrationId}`);
       return reply.status(204).send(null);
     },
   );
@@ -106,7 +117,11 @@ export async function lorawanRoutes(app: TApp, ctx: TAppContext): Promise<void> 
         response: { 200: ZLorawanIntegrationWithSecret },
       },
     },
-    (req) => rotateIntegrationSecret(db, tenant(req), req.params.id, req.params.integrationId),
+    async (req) => {
+      const rotated = await rotateIntegrationSecret(db, tenant(req), req.params.id, req.params.integrationId);
+      await lorawan.changed(`integration:${rotated.id}`);
+      return rotated;
+    },
   );
   app.get(
     '/projects/:id/lorawan/:integrationId/uplinks',
@@ -119,7 +134,10 @@ export async function lorawanRoutes(app: TApp, ctx: TAppContext): Promise<void> 
         response: { 200: ZLorawanUplinkLog },
       },
     },
-    (req) => listUplinks(db, tenant(req), req.params.id, req.params.integrationId),
+    async (req) => {
+      await lorawan.uplinkLog.flush();
+      return listUplinks(db, tenant(req), req.params.id, req.params.integrationId);
+    },
   );
   app.get(
     '/devices/:tangramId/lorawan',
@@ -141,6 +159,10 @@ export async function lorawanRoutes(app: TApp, ctx: TAppContext): Promise<void> 
         response: { 200: ZDeviceLorawan },
       },
     },
-    (req) => setDeviceDevEui(db, principalOf(req), req.params.tangramId, req.body),
+    async (req) => {
+      const set = await setDeviceDevEui(db, principalOf(req), req.params.tangramId, req.body);
+      await lorawan.changed('devices');
+      return set;
+    },
   );
 }

@@ -1,9 +1,11 @@
 /**
  * The last payloads an integration received (docs/decisions/lorawan.md "Last payloads"): each authenticated request
- * with its outcome, the newest LORAWAN_LOG_SIZE kept per integration, and the integration's counters. Written after
- * the answer is known; a failure to write it is logged and does not change that answer (the points are committed).
+ * with its outcome, the newest LORAWAN_LOG_SIZE kept per integration, and the integration's counters. Written in
+ * batches after the answer is known; a failure to write it is logged and does not change that answer (the points are
+ * committed).
  */
 import { desc, eq, sql } from 'drizzle-orm';
+import type { Logger } from 'pino';
 import {
   LORAWAN_LOG_BODY_MAX,
   LORAWAN_LOG_SIZE,
@@ -38,32 +40,109 @@ function loggedBody(body: Buffer): { body: string; truncated: boolean } {
     : { body: text, truncated: false };
 }
 
-/** The integration's counter column of each outcome. */
-const COUNTER_OF = { stored: 'uplinks_stored', refused: 'uplinks_refused', ignored: 'events_ignored' } as const;
+/** How long an entry may wait to be written with others, in milliseconds. */
+export const UPLINK_LOG_FLUSH_MS = 100;
 
 /**
- * Records `entry`, adds it to its integration's counter and drops the entries older than the newest
- * LORAWAN_LOG_SIZE, in one statement (one round trip on the answer's path). The trim reads the rows as they were
- * before this insert, so it keeps LORAWAN_LOG_SIZE − 1 of them; concurrent requests may leave one or two more for a
- * moment, which the next one trims.
+ * Writes the last payloads and the integrations' counters in batches: entries wait up to {@link UPLINK_LOG_FLUSH_MS}
+ * and are then written together — one insert of every waiting entry (only the newest LORAWAN_LOG_SIZE per
+ * integration: older ones would be trimmed at once), one counter update per integration of the summed outcomes, and
+ * one trim to the newest LORAWAN_LOG_SIZE rows of each — instead of a statement per uplink that updates the same
+ * counter row. A failure is logged and the batch dropped (the points are committed; the log is a view of them).
  */
-export async function recordUplink(db: Db, entry: TUplinkRecord): Promise<void> {
-  const { body, truncated } = loggedBody(entry.body);
-  const counter = sql.identifier(COUNTER_OF[entry.outcome]);
-  await db.execute(sql`
-    with logged as (
-      insert into ${lorawanUplinkLog}
-        (integration_id, received_at, event, dev_eui, tangram_id, outcome, reason, detail, points, status, body, truncated)
-      values (${entry.integrationId}, ${entry.receivedAt}, ${entry.event}, ${entry.devEui}, ${entry.tangramId}, ${entry.outcome},
-        ${entry.reason}, ${entry.detail}, ${entry.points}, ${entry.status}, ${body}, ${truncated})
-    ), counted as (
-      update ${lorawanIntegrations} set ${counter} = ${counter} + 1, last_received_at = ${entry.receivedAt}
-      where id = ${entry.integrationId}
-    )
-    delete from ${lorawanUplinkLog}
-    where integration_id = ${entry.integrationId}
-      and id < (select id from ${lorawanUplinkLog} where integration_id = ${entry.integrationId}
-                order by id desc offset ${LORAWAN_LOG_SIZE - 2} limit 1)`);
+export class UplinkLogWriter {
+  private waiting: { entry: TUplinkRecord; body: string; truncated: boolean }[] = [];
+  private counts = new Map<number, { stored: number; refused: number; ignored: number; lastReceivedAt: number }>();
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Db,
+    private readonly log: Logger,
+  ) {}
+
+  /** Queues `entry`; written within {@link UPLINK_LOG_FLUSH_MS}. */
+  record(entry: TUplinkRecord): void {
+    this.waiting.push({ entry, ...loggedBody(entry.body) });
+    const c = this.counts.get(entry.integrationId) ?? { stored: 0, refused: 0, ignored: 0, lastReceivedAt: 0 };
+    c[entry.outcome] += 1;
+    c.lastReceivedAt = Math.max(c.lastReceivedAt, entry.receivedAt);
+    this.counts.set(entry.integrationId, c);
+    this.timer ??= setTimeout(() => void this.flush(), UPLINK_LOG_FLUSH_MS);
+  }
+
+  /** Writes what waits now; resolves once it (and any write before it) is done. Never throws. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const waiting = this.waiting;
+    const counts = this.counts;
+    this.waiting = [];
+    this.counts = new Map();
+    this.writing = this.writing.then(() =>
+      waiting.length === 0
+        ? undefined
+        : this.write(waiting, counts).catch((err: unknown) =>
+            this.log.warn({ err: String(err), entries: waiting.length }, 'LoRaWAN payloads not logged'),
+          ),
+    );
+    return this.writing;
+  }
+
+  /** Writes what waits and stops. */
+  close(): Promise<void> {
+    return this.flush();
+  }
+
+  private async write(waiting: UplinkLogWriter['waiting'], counts: UplinkLogWriter['counts']): Promise<void> {
+    const kept = new Map<number, number>();
+    const rows: UplinkLogWriter['waiting'] = [];
+    for (let i = waiting.length - 1; i >= 0; i -= 1) {
+      const w = waiting[i] as UplinkLogWriter['waiting'][number];
+      const n = kept.get(w.entry.integrationId) ?? 0;
+      if (n >= LORAWAN_LOG_SIZE) continue;
+      kept.set(w.entry.integrationId, n + 1);
+      rows.push(w);
+    }
+    rows.reverse();
+    await this.db.insert(lorawanUplinkLog).values(
+      rows.map(({ entry: e, body, truncated }) => ({
+        integrationId: e.integrationId,
+        receivedAt: e.receivedAt,
+        event: e.event,
+        devEui: e.devEui,
+        tangramId: e.tangramId,
+        outcome: e.outcome,
+        reason: e.reason,
+        detail: e.detail,
+        points: e.points,
+        status: e.status,
+        body,
+        truncated,
+      })),
+    );
+    for (const [id, c] of counts) {
+      await this.db
+        .update(lorawanIntegrations)
+        .set({
+          uplinksStored: sql`${lorawanIntegrations.uplinksStored} + ${c.stored}`,
+          uplinksRefused: sql`${lorawanIntegrations.uplinksRefused} + ${c.refused}`,
+          eventsIgnored: sql`${lorawanIntegrations.eventsIgnored} + ${c.ignored}`,
+          lastReceivedAt: sql`greatest(${lorawanIntegrations.lastReceivedAt}, ${c.lastReceivedAt}::bigint)`,
+        })
+        .where(eq(lorawanIntegrations.id, id));
+    }
+    const ids = [...counts.keys()];
+    await this.db.execute(sql`
+      delete from ${lorawanUplinkLog} where id in (
+        select id from (
+          select id, row_number() over (partition by integration_id order by id desc) as n
+          from ${lorawanUplinkLog} where integration_id in (${sql.join(
+            ids.map((id) => sql`${id}`),
+            sql`, `,
+          )})
+        ) ranked where n > ${LORAWAN_LOG_SIZE})`);
+  }
 }
 
 /**

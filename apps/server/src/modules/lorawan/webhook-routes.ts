@@ -11,6 +11,7 @@ import { z } from 'zod';
 import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { ThrottledLog } from '../../core/throttled-log.js';
+import { lorawanRuntime } from './lorawan-cache.js';
 import { receiveUplink } from './receive-uplink.js';
 
 /** Requests per integration and window (in memory, per replica): 100 a second on average, a whole application's uplinks. */
@@ -22,6 +23,7 @@ const ZWebhookQuery = z.object({ event: z.string().max(32).optional() });
 /** Registers the uplink webhook (prefix `''`). */
 export async function lorawanWebhookRoutes(app: TApp, ctx: TAppContext): Promise<void> {
   const log = new ThrottledLog(ctx.log);
+  const { directory, uplinkLog } = lorawanRuntime(ctx, (stop) => app.addHook('onClose', stop));
   // The body is read as the bytes that came, whatever the content type, so the log shows what was sent.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MQTT_MAX_PACKET_BYTES }, (_req, body, done) => done(null, body));
@@ -42,7 +44,7 @@ export async function lorawanWebhookRoutes(app: TApp, ctx: TAppContext): Promise
     async (req, reply) => {
       const secret = req.headers[LORAWAN_SECRET_HEADER];
       const result = await receiveUplink(
-        { db: ctx.db, bus: ctx.bus, log },
+        { directory, uplinkLog, bus: ctx.bus, log },
         {
           integrationId: req.params.integrationId,
           networkServer: req.params.networkServer,

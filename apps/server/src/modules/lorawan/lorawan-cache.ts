@@ -1,0 +1,144 @@
+/**
+ * What the uplink webhook looks up on every request, cached (docs/decisions/lorawan.md "Cost per uplink"): the
+ * integration by id (with its secret's digest) and the device by (tenant, DevEUI), each reused for
+ * {@link LORAWAN_CACHE_TTL_MS}, a miss for {@link LORAWAN_MISS_TTL_MS}. A change — a rotated secret, an edited or
+ * deleted integration, a DevEUI set or cleared — is forgotten at once on the replica that made it and, through
+ * `pg_notify('tessera_lorawan_changed', …)` after its commit, on every other replica (as device revocation does,
+ * modules/ingest/device-revocation.ts); after the listener (re)starts everything is forgotten, since notifications
+ * may have been missed. The TTL bounds what a lost notification can cost.
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { startDatabaseListener, type TDatabaseListener } from '../../core/database-listener.js';
+import type { TAppContext } from '../../core/context.js';
+import type { Db } from '../../db/client.js';
+import { deviceLorawan, devices, lorawanIntegrations } from '../../db/schema.js';
+import { UplinkLogWriter } from './uplink-log.js';
+
+/** The NOTIFY channel; the payload is `integration:<id>` or `devices` (a DevEUI was set or cleared). */
+export const LORAWAN_CHANGED_CHANNEL = 'tessera_lorawan_changed';
+/** How long a found integration or device is reused, in milliseconds. */
+export const LORAWAN_CACHE_TTL_MS = 10_000;
+/** How long "no such integration / DevEUI" is remembered, in milliseconds. */
+export const LORAWAN_MISS_TTL_MS = 1_000;
+
+/** An integration row as the webhook reads it. */
+export type TIntegrationRow = typeof lorawanIntegrations.$inferSelect;
+/** The device a DevEUI names: its Tangram ID and project. */
+export interface TDevEuiDevice {
+  tangramId: string;
+  projectId: number;
+}
+
+interface TEntry<T> {
+  value: Promise<T>;
+  expiresAt: number;
+}
+
+function cached<K, T>(map: Map<K, TEntry<T | null>>, key: K, load: () => Promise<T | null>): Promise<T | null> {
+  const now = Date.now();
+  const hit = map.get(key);
+  if (hit && hit.expiresAt > now) return hit.value;
+  const entry: TEntry<T | null> = { value: load(), expiresAt: now + LORAWAN_CACHE_TTL_MS };
+  map.set(key, entry);
+  entry.value.then(
+    (v) => {
+      if (v === null) entry.expiresAt = Date.now() + LORAWAN_MISS_TTL_MS;
+    },
+    () => map.delete(key),
+  );
+  return entry.value;
+}
+
+/** The webhook's look-ups with a TTL cache and forgetting on change. */
+export class LorawanDirectory {
+  private readonly integrations = new Map<number, TEntry<TIntegrationRow | null>>();
+  /** Per tenant: DevEUI → device. */
+  private readonly devEuis = new Map<number, Map<string, TEntry<TDevEuiDevice | null>>>();
+
+  constructor(private readonly db: Db) {}
+
+  /** Integration `id`, or null. */
+  integration(id: number): Promise<TIntegrationRow | null> {
+    return cached(this.integrations, id, async () => {
+      const [row] = await this.db.select().from(lorawanIntegrations).where(eq(lorawanIntegrations.id, id));
+      return row ?? null;
+    });
+  }
+
+  /** The device of `tenantId` whose DevEUI is `devEui` (16 upper-case hex digits), or null. */
+  device(tenantId: number, devEui: string): Promise<TDevEuiDevice | null> {
+    let tenant = this.devEuis.get(tenantId);
+    if (!tenant) {
+      tenant = new Map();
+      this.devEuis.set(tenantId, tenant);
+    }
+    return cached(tenant, devEui, async () => {
+      const [row] = await this.db
+        .select({ tangramId: devices.tangramId, projectId: devices.projectId })
+        .from(deviceLorawan)
+        .innerJoin(devices, eq(devices.id, deviceLorawan.deviceId))
+        .where(and(eq(deviceLorawan.tenantId, tenantId), eq(deviceLorawan.devEui, devEui)));
+      return row ?? null;
+    });
+  }
+
+  /** Acts on a change notification's payload. */
+  forget(change: string): void {
+    const [kind, id] = change.split(':');
+    if (kind === 'integration') this.integrations.delete(Number(id));
+    // DevEUI changes are rare: every tenant's entries go (an admin may change another tenant's device).
+    else if (kind === 'devices') this.devEuis.clear();
+    else this.forgetAll();
+  }
+
+  forgetAll(): void {
+    this.integrations.clear();
+    this.devEuis.clear();
+  }
+}
+
+/** The LoRaWAN module's shared parts on one server: the directory, the uplink log writer, the change channel. */
+export interface TLorawanRuntime {
+  directory: LorawanDirectory;
+  uplinkLog: UplinkLogWriter;
+  /**
+   * Forgets `change` here at once and tells every replica (call after the change committed).
+   * @throws the database error when the notification could not be sent.
+   */
+  changed(change: `integration:${number}` | 'devices'): Promise<void>;
+}
+
+const runtimes = new WeakMap<TAppContext, TLorawanRuntime & { close(): Promise<void> }>();
+
+/**
+ * The runtime of `ctx`'s server, started on first use (the listener in the background); `onClose` is given its
+ * stop (flush the log, stop listening) the first time.
+ */
+export function lorawanRuntime(ctx: TAppContext, onClose: (stop: () => Promise<void>) => void): TLorawanRuntime {
+  const known = runtimes.get(ctx);
+  if (known) return known;
+  const directory = new LorawanDirectory(ctx.db);
+  const uplinkLog = new UplinkLogWriter(ctx.db, ctx.log);
+  const listener: TDatabaseListener = startDatabaseListener({
+    database: ctx.database,
+    channel: LORAWAN_CHANGED_CHANNEL,
+    log: ctx.log,
+    onNotify: (payload) => directory.forget(payload),
+    onListening: () => directory.forgetAll(),
+  });
+  const runtime = {
+    directory,
+    uplinkLog,
+    async changed(change: `integration:${number}` | 'devices') {
+      directory.forget(change);
+      await ctx.db.execute(sql`select pg_notify(${LORAWAN_CHANGED_CHANNEL}, ${change})`);
+    },
+    async close() {
+      await uplinkLog.close();
+      await listener.close();
+    },
+  };
+  runtimes.set(ctx, runtime);
+  onClose(() => runtime.close());
+  return runtime;
+}
