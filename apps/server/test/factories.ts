@@ -52,13 +52,23 @@ export async function buildAccount(
       tenantId,
       email,
       name: email.split('@')[0],
-      passwordHash: await hashPassword(opts.password ?? TEST_PASSWORD),
+      passwordHash: await (opts.password === undefined ? testPasswordHash() : hashPassword(opts.password)),
       level,
       features: fea,
     })
     .returning();
   const token = await server.ctx.tokens.sign({ sub: String(a.id), tid: tenantId, email, level, fea });
   return { accountId: a.id, tenantId, email, token, level };
+}
+
+/**
+ * The argon2id hash of TEST_PASSWORD, made once per test process and shared by every account built with it (each
+ * hash costs tens of milliseconds of CPU; a suite builds hundreds of accounts). A real hash, so logins verify as usual.
+ */
+let testPasswordHashOnce: Promise<string> | undefined;
+function testPasswordHash(): Promise<string> {
+  testPasswordHashOnce ??= hashPassword(TEST_PASSWORD);
+  return testPasswordHashOnce;
 }
 
 /** A vendor with its own tenant. */

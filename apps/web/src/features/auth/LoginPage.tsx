@@ -1,6 +1,6 @@
 /**
  * /login (spec §2): vendor and user login on two tabs (separate logins, §6), and a third tab to log in by QR code
- * (§4, QrLogin.tsx). `?msg=token_out|role_deny` shows why the visitor is here; an already logged-in visitor goes to
+ * (§4, QrLogin.tsx). `?msg=token_out|role_deny|reset_done` shows why the visitor is here; an already logged-in visitor goes to
  * `redirectFrom` or the default page — unless it opened a QR code's link (`?session_id=`): then it confirms that
  * login (after logging in here first, if it was not). A 200 with `set_pwd_flag` goes to /setpwd/init first (§4).
  * "Create an account" opens /register on the chosen tab's role.
@@ -184,8 +184,14 @@ export default function LoginPage() {
 
   return (
     <AuthCard title={t('auth.login')}>
-      {(msg === 'token_out' || msg === 'role_deny') && (
-        <Alert type="warning" showIcon title={t(`auth.msg.${msg}`)} style={{ marginBottom: 16 }} data-testid="login-msg" />
+      {(msg === 'token_out' || msg === 'role_deny' || msg === 'reset_done') && (
+        <Alert
+          type={msg === 'reset_done' ? 'success' : 'warning'}
+          showIcon
+          title={t(`auth.msg.${msg}`)}
+          style={{ marginBottom: 16 }}
+          data-testid="login-msg"
+        />
       )}
       {/* A segmented switch rather than tabs: antd's Tabs bring their overflow menu, a weight the login page does without. */}
       <Segmented<TLoginRole | 'qr'>

@@ -1,6 +1,6 @@
-/** /reset (spec §2): email, mailed code, new password and its confirmation → POST reset-pwd → /login. */
+/** /reset (spec §2): email, mailed code, new password and its confirmation → POST reset-pwd → /login?msg=reset_done. */
 import { type TResetPasswordRequest, ZResetPasswordRequest } from '@tessera/contracts';
-import { Alert, App, Button, Form, Input } from 'antd';
+import { Alert, Button, Form, Input } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { zodRule } from '../../lib/zodRules';
@@ -14,14 +14,12 @@ export default function ResetPage() {
   const { t } = useTranslation();
   const [params] = useSearchParams();
   const navigate = useNavigate();
-  const { message } = App.useApp();
   const reset = useResetPassword();
   const submit = (values: TResetPasswordRequest) =>
     reset.mutate(values, {
-      onSuccess: () => {
-        void message.success(t('auth.resetDone'));
-        navigate('/login', { replace: true });
-      },
+      // Said on the login page itself (`?msg=reset_done`), not in a toast: a toast's holder may be drawn again as the
+      // route changes, and a slow phone can take longer to show /login than a toast lasts.
+      onSuccess: () => navigate('/login?msg=reset_done', { replace: true }),
     });
   return (
     <AuthCard title={t('auth.resetTitle')}>
