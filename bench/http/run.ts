@@ -15,11 +15,13 @@
  * by package and by function, per request (the .cpuprofile is written to /tmp/bench-http-<target>.cpuprofile).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npx tsx http/run.ts      (from bench/)
- *   env: BENCH_ROUNDS (3), BENCH_SECONDS (4) after BENCH_WARMUP_S (1), BENCH_SOCKETS (50), BENCH_TARGETS (all)
+ *   env: BENCH_ROUNDS (3), BENCH_SECONDS (4) after BENCH_WARMUP_S (1), BENCH_SOCKETS (50), BENCH_TARGETS (all),
+ *        BENCH_LOG_LEVEL (warn; `info` is the server's default, with Fastify's two lines per request)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { loadavg } from 'node:os';
 import Fastify from 'fastify';
+import pino from 'pino';
 import { startBenchServer } from '../support/bench-server.js';
 import { cpuMsBetween, cpuMsByComm } from '../support/proc-cpu.js';
 import { buildConnectivitySetup } from '../connectivity/setup.js';
@@ -35,6 +37,7 @@ const PROFILE = new Set(process.env.BENCH_PROFILE?.split(',') ?? []);
 const TARGETS = ['floor', 'not_found', 'unauthorized', 'health', 'thingsboard', 'chirpstack'] as const;
 type TTarget = (typeof TARGETS)[number];
 const ONLY = process.env.BENCH_TARGETS?.split(',');
+const LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'warn';
 
 /** The forked load process, one phase at a time; `onWindow` runs at the window's start and end. */
 class Load {
@@ -71,7 +74,9 @@ interface TRound {
 }
 
 async function main(): Promise<void> {
-  const bench = await startBenchServer({ devices: 1 + 1000, poolSize: 20 });
+  // BENCH_LOG_LEVEL=info: the server logs as it does by default, its lines written to /dev/null as a log pipe would take them.
+  const log = pino({ level: LOG_LEVEL }, pino.destination({ dest: '/dev/null', sync: true }));
+  const bench = await startBenchServer({ devices: 1 + 1000, poolSize: 20, log });
   const floorApp = Fastify();
   floorApp.get('/floor', async () => ({ ok: true }));
   await floorApp.listen({ port: 0, host: '127.0.0.1' });
@@ -100,7 +105,9 @@ async function main(): Promise<void> {
       },
     };
     const targets = TARGETS.filter((t) => !ONLY || ONLY.includes(t) || t === 'floor');
-    console.log(`bench/http: ${ROUNDS} rounds × ${targets.join(', ')}; ${SECONDS} s per phase, ${SOCKETS} sockets; load ${loads()}`);
+    console.log(
+      `bench/http: ${ROUNDS} rounds × ${targets.join(', ')}; ${SECONDS} s per phase, ${SOCKETS} sockets; server log level ${LOG_LEVEL}; load ${loads()}`,
+    );
     const results = new Map<TTarget, TRound[]>(targets.map((t) => [t, []]));
     const phase = async (target: TTarget, profile: boolean): Promise<TRound> => {
       let cpu0 = 0;

@@ -3,7 +3,7 @@
  * in-process on free ports, a project of `devices` devices and a vendor of its tenant with a signed access token.
  */
 import { DEFAULT_FEATURES } from '@tessera/contracts';
-import pino from 'pino';
+import pino, { type Logger } from 'pino';
 import { accounts, loadConfig, startServer, type TConfig, type TRunningServer } from '@tessera/server';
 import { buildDeviceProject, openScratchPostgres, type TBuiltProject } from '@tessera/server/testing';
 
@@ -17,9 +17,11 @@ export interface TBenchServer {
   stop(): Promise<void>;
 }
 
-/** Starts the bench server; `config` overrides the server's config. */
-export async function startBenchServer(opts: { devices?: number; poolSize?: number } & Partial<TConfig> = {}): Promise<TBenchServer> {
-  const { devices = 1, poolSize = 10, ...overrides } = opts;
+/** Starts the bench server; `config` overrides the server's config; `log` is its logger (default: pino at warn). */
+export async function startBenchServer(
+  opts: { devices?: number; poolSize?: number; log?: Logger } & Partial<TConfig> = {},
+): Promise<TBenchServer> {
+  const { devices = 1, poolSize = 10, log = pino({ level: 'warn' }), ...overrides } = opts;
   const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const database = await openScratchPostgres(adminUrl, poolSize, 'tessera_bench');
   const config = {
@@ -30,7 +32,7 @@ export async function startBenchServer(opts: { devices?: number; poolSize?: numb
     webDist: '/nonexistent',
     ...overrides,
   };
-  const server = await startServer(config, { database, log: pino({ level: 'warn' }) });
+  const server = await startServer(config, { database, log });
   const project = await buildDeviceProject(database.db, { count: devices });
   const [acct] = await database.db
     .insert(accounts)

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger } from 'fastify';
+import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { TApp } from '../core/app-type.js';
 import {
   hasZodFastifySchemaValidationErrors,
@@ -50,6 +50,9 @@ export async function buildApp(ctx: TAppContext, opts: TBuildOptions = {}): Prom
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
     genReqId: () => randomUUID(),
+    // Device data (ThingsBoard's HTTP API, LoRaWAN uplinks) is not logged per request, as an MQTT publish is not: its
+    // refusals are counted (device_ingest_stats, metrics, the integration's last payloads) and its errors still logged.
+    logController: new LogController({ disableRequestLogging: isDeviceDataRequest }),
     requestIdHeader: 'x-request-id',
     bodyLimit: 1024 * 1024,
     // Only named proxies may set the client's address and scheme; otherwise any client could choose its IP.
@@ -162,6 +165,10 @@ const API_PREFIXES = [
   '/pages/',
   '/lorawan/',
 ];
+/** A request of a device's own API (ThingsBoard HTTP, a LoRaWAN network server's webhook). */
+function isDeviceDataRequest(request: { url: string }): boolean {
+  return request.url.startsWith('/api/v1/') || request.url.startsWith('/lorawan/v1/');
+}
 function isApiPath(url: string): boolean {
   return API_PREFIXES.some((p) => url.startsWith(p));
 }

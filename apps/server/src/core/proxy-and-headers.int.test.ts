@@ -79,4 +79,12 @@ describe(`client address and scheme from proxies (${TEST_DB_KIND})`, () => {
     const named = await direct.api('GET', '/healthz', { headers: { 'x-request-id': 'trace-42' } });
     expect(named.headers['x-request-id']).toBe('trace-42');
   });
+
+  it('refuses NUL in a JSON body before auth, and leaves a body kept as bytes to its route (a device API)', async () => {
+    const json = await direct.api<{ message: string }>('POST', paths.products, { body: { name: 'a\u0000b' } });
+    expect(json.status).toBe(400);
+    expect(json.body.message).toContain('body.name');
+    const bytes = await direct.api('POST', '/api/v1/no-such-token/telemetry', { body: { temperature: 'a\u0000b' } });
+    expect(bytes.status).toBe(401);
+  });
 });
