@@ -61,6 +61,18 @@ export async function openTestDatabase(): Promise<Database> {
   return openScratchPostgres(adminUrl, 10, 'tessera_t', { template: await migratedTemplate(adminUrl) });
 }
 
+/**
+ * Opens an empty database with no migration applied, for the tests of the migrations themselves: an in-memory PGlite,
+ * or on PostgreSQL a new `tessera_t_<random>` (not a copy of the migrated template), dropped on close.
+ * @throws when TEST_DB=postgres and DATABASE_URL is not set.
+ */
+export async function openEmptyTestDatabase(): Promise<Database> {
+  if (TEST_DB_KIND === 'pglite') return openPglite('memory://');
+  const adminUrl = process.env.DATABASE_URL;
+  if (!adminUrl) throw new Error('TEST_DB=postgres needs DATABASE_URL');
+  return openScratchPostgres(adminUrl, 10, 'tessera_t');
+}
+
 /** Runs one statement on the PostgreSQL server of `adminUrl` over a connection of its own. */
 async function adminStatement(adminUrl: string, statement: string): Promise<void> {
   const client = new pg.Client({ connectionString: adminUrl });
@@ -166,6 +178,9 @@ export function testConfig(overrides: Partial<TConfig> = {}): TConfig {
     blobDir: mkdtempSync(join(tmpdir(), 'tessera-blobs-')),
     // The tests' webhook receivers listen on 127.0.0.1.
     webhookPrivateNetworks: true,
+    // A test server on the machine's shared broker (MQTT_URL) has a group of its own: in one group, two test files
+    // running at once would take turns receiving each other's devices' messages, and drop the ones they do not know.
+    mqttShareGroup: `tessera-test-${randomBytes(4).toString('hex')}`,
     ...overrides,
   };
 }

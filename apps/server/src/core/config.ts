@@ -97,6 +97,10 @@ const ZEnv = z.object({
   BLOB_STORE: z.enum(['directory', 'database']).optional(),
   DATABASE_URL: z.string().url().optional(),
   MQTT_URL: z.string().url().optional(),
+  MQTT_SHARE_GROUP: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, 'letters, digits, _ and - (1 to 64)')
+    .default('tessera'),
   AMQP_URL: z.url({ protocol: /^amqps?$/ }).optional(),
   BROKER_AUTH_SECRET: z.string().min(32).max(1024).optional(),
   RABBITMQ_MANAGEMENT_URL: z.url({ protocol: /^https?$/ }).optional(),
@@ -188,6 +192,11 @@ export interface TConfig extends TServiceConfig {
   blobDir: string;
   databaseUrl?: string;
   mqttUrl?: string;
+  /**
+   * MQTT_SHARE_GROUP: the shared-subscription group (`$share/{group}/devices/+/telemetry`, MQTT 5 §4.8.2) every replica
+   * of one deployment joins on MQTT_URL's broker; `tessera` unless two deployments share a broker.
+   */
+  mqttShareGroup: string;
   /**
    * The queue engine (docs/decisions/scale-out.md): RabbitMQ's AMQP address (amqp[s]://user:password@host:port/vhost).
    * With MQTT_URL (RabbitMQ's MQTT listener) replicas drain the durable ingest queue instead of shared subscriptions.
@@ -328,6 +337,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: number
     blobDir: e.BLOB_DIR ?? join(e.DATA_DIR, 'blobs'),
     databaseUrl: e.DATABASE_URL,
     mqttUrl: e.MQTT_URL,
+    mqttShareGroup: e.MQTT_SHARE_GROUP,
     amqpUrl: e.AMQP_URL,
     brokerAuthSecret: e.BROKER_AUTH_SECRET,
     rabbitmqManagementUrl: e.RABBITMQ_MANAGEMENT_URL,

@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { is, sql } from 'drizzle-orm';
 import { getTableConfig, PgTable } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openTestDatabase, TEST_DB_KIND } from '../../test/helpers.js';
-import { openPglite, rowsOf, type Database } from './client.js';
+import { openEmptyTestDatabase, TEST_DB_KIND } from '../../test/helpers.js';
+import { rowsOf, type Database } from './client.js';
 import { MIGRATIONS_FOLDER, runMigrations } from './migrate.js';
 import * as schema from './schema.js';
 
@@ -25,7 +25,7 @@ describe(`migrations (${TEST_DB_KIND})`, () => {
   let database: Database;
   beforeAll(async () => {
     // An empty cluster, not the test harness's migrated one: this test is about migrating from nothing.
-    database = TEST_DB_KIND === 'pglite' ? await openPglite('memory://') : await openTestDatabase();
+    database = await openEmptyTestDatabase();
   });
   afterAll(() => database.close());
 

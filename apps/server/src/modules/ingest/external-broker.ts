@@ -18,14 +18,14 @@ import type { DeviceDirectory } from './directory.js';
 import type { IngestPipeline, TIngestWay } from './pipeline.js';
 import { consumeIngestQueue, type TQueueIngest } from './queue-ingest.js';
 
-/** The shared-subscription group every replica joins. */
-export const SHARE_GROUP = 'tessera';
-/** Ingest subscriptions. */
-export const INGEST_FILTERS = [
-  `$share/${SHARE_GROUP}/devices/+/telemetry`,
-  `$share/${SHARE_GROUP}/devices/+/status`,
-  `$share/${SHARE_GROUP}/devices/+/model/state`,
-];
+/** The ingest subscriptions of a replica in shared-subscription group `shareGroup` (config MQTT_SHARE_GROUP). */
+export function ingestFilters(shareGroup: string): string[] {
+  return [
+    `$share/${shareGroup}/devices/+/telemetry`,
+    `$share/${shareGroup}/devices/+/status`,
+    `$share/${shareGroup}/devices/+/model/state`,
+  ];
+}
 /**
  * Ingest connections per replica. MQTT.js handles one incoming packet at a time and a QoS 1 message is held
  * until its batch commits, so parallel connections are what lets one batch hold several messages.
@@ -53,6 +53,8 @@ export interface TExternalDeps {
   amqpUrl?: string;
   /** Stable per replica (host and HTTP port), so a restarted replica resumes its session. */
   clientIdBase: string;
+  /** The shared-subscription group of every replica of this deployment (config MQTT_SHARE_GROUP). */
+  shareGroup: string;
   pipeline: IngestPipeline;
   directory: DeviceDirectory;
   /** Where model-state reports go. */
@@ -119,7 +121,7 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
       if (packet.qos === 0) ingest(topic, message, 'external_mqtt').catch(() => undefined);
     });
     client.on('error', (err) => log.warn({ err }, 'external broker connection error'));
-    await client.subscribeAsync(INGEST_FILTERS, { qos: 1 });
+    await client.subscribeAsync(ingestFilters(deps.shareGroup), { qos: 1 });
     ingesters.push(client);
   }
 
@@ -138,7 +140,7 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
     },
     async stopAccepting() {
       await queue?.stopAccepting();
-      await Promise.all(ingesters.map((c) => c.unsubscribeAsync(INGEST_FILTERS).catch(() => undefined)));
+      await Promise.all(ingesters.map((c) => c.unsubscribeAsync(ingestFilters(deps.shareGroup)).catch(() => undefined)));
     },
     async close() {
       // A graceful stop ends the sessions (expiry 0) so the broker stops queueing for this replica.

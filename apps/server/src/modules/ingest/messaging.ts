@@ -241,6 +241,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
         url: config.mqttUrl,
         amqpUrl: config.amqpUrl,
         clientIdBase: `tessera-${hostname()}-${httpPort}`,
+        shareGroup: config.mqttShareGroup,
         pipeline,
         directory,
         reports,
