@@ -171,7 +171,11 @@ describe(`demo seed (${TEST_DB_KIND})`, () => {
     expect(sim!.map((d) => d.vibrationProfile)).toEqual(['drifting', 'steady', 'steady', 'steady', 'steady']);
   });
 
-  it('starts with a week of history written in the background: daily temperature cycles and current excursions', async () => {
+  // Waits up to 60 s for the backfill (about 15 s alone; twice that beside another file's load on the 2-core CI
+  // machine), so the test's own limit is above that wait rather than integration's 30 s.
+  it('starts with a week of history written in the background: daily temperature cycles and current excursions', {
+    timeout: 90_000,
+  }, async () => {
     const token = await tokenOf(server, 'vendor@example.com');
     const ids = (await server.api<{ data: TDevice[] }>('GET', paths.devices, { token })).body.data.map((d) => d.tangram_id);
     const week = `startTs=${startedAt - DEMO_HISTORY_DAYS * DAY_MS}&endTs=${startedAt}`;
