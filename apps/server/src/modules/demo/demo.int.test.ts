@@ -213,7 +213,8 @@ describe(`demo seed (${TEST_DB_KIND})`, () => {
     expect(chart.body.points.length).toBeGreaterThanOrEqual(DEMO_HISTORY_DAYS * 48 - 1);
   });
 
-  it('compresses the cold days of its week of history once written (the storage job runs then)', async () => {
+  // Waits up to 60 s too (the storage job after the backfill).
+  it('compresses the cold days of its week of history once written (the storage job runs then)', { timeout: 90_000 }, async () => {
     const firstHot = firstHotDay(Date.now(), server.ctx.config.telemetryHotWindowMs);
     const coldDays = Math.round((firstHot - dayStartOf(startedAt - DEMO_HISTORY_DAYS * DAY_MS)) / DAY_MS);
     const state = async () =>
