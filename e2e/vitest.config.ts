@@ -16,9 +16,8 @@ export default defineConfig({
     pool: 'forks',
     // One worker imports the server once for every file (each file still starts its own server and browser).
     isolate: false,
-    // With DATABASE_URL (CI) each file's server runs on real PostgreSQL (a copy of a migrated template database)
-    // instead of PGlite in the test process: PGlite's WASM cost that process about a quarter of its CPU, which the
-    // 2-core machine shares with Chromium. Without DATABASE_URL (a laptop) the servers stay on PGlite.
-    env: process.env.DATABASE_URL ? { TEST_DB: 'postgres' } : {},
+    // Servers stay on PGlite even in CI. On PostgreSQL (TEST_DB=postgres with DATABASE_URL) a test process spends about
+    // a quarter less CPU, but dashboard.e2e.ts fails there: the widget's key picker has no 'temperature'. That is not
+    // yet explained, so e2e on PostgreSQL waits until it is.
   },
 });
