@@ -3,6 +3,7 @@
  * key in a ts range from the hot partitions, the days waiting for compression and the compressed chunks alike, a
  * resent point once. docs/decisions/telemetry-storage.md "Reads".
  */
+import type { TTelemetryValue } from '@tessera/contracts';
 import { type SQL, sql } from 'drizzle-orm';
 
 /**
@@ -36,6 +37,16 @@ export function rawPointsText(deviceId: number, keyLiteral: string, fromTs: numb
 export function valuePoints(deviceId: number | SQL, key: string | SQL, fromTs: number, toTs: number): SQL {
   return sql`(select ts, svc_recv_ts, value from telemetry_values
     where device_id = ${deviceId}::integer and key = ${key}::text and ts between ${fromTs}::bigint and ${toTs}::bigint)`;
+}
+
+/** A row of {@link anyPoints}: times in epoch ms, `v1..v3` of a number key, `value` of any other (else null). */
+export interface TAnyPointRow {
+  ts: number;
+  svc_recv_ts: number;
+  v1: number | null;
+  v2: number | null;
+  v3: number | null;
+  value: TTelemetryValue | null;
 }
 
 /**

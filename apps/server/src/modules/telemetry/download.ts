@@ -19,7 +19,7 @@ import { AppError, badRequest } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { telemetryLatest } from '../../db/schema.js';
 import { deviceFor } from '../devices/access.js';
-import { anyPoints } from '../telemetry-store/raw-points.js';
+import { anyPoints, type TAnyPointRow } from '../telemetry-store/raw-points.js';
 import { assertRange } from './range.js';
 
 /** Rows per read. */
@@ -67,14 +67,7 @@ async function* csvRows(db: Db, deviceId: number, keys: string[], startTs: numbe
   for (const key of keys) {
     let after = startTs - 1;
     for (;;) {
-      const batch = rowsOf<{
-        ts: number;
-        svc_recv_ts: number;
-        v1: number | null;
-        v2: number | null;
-        v3: number | null;
-        value: TTelemetryValue | null;
-      }>(
+      const batch = rowsOf<TAnyPointRow>(
         await db.execute(sql`select ts, svc_recv_ts, v1, v2, v3, value from ${anyPoints(deviceId, key, after + 1, endTs)} as a
           order by ts limit ${batchRows}`),
       );

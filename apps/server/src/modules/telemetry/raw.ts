@@ -4,12 +4,12 @@
  * point of a non-numeric key has its `value` (v1..v3 null; docs/decisions/telemetry.md "Values that are not numbers").
  */
 import { sql } from 'drizzle-orm';
-import { HISTORY_RANGE_DAYS, MAX_RAW_ROWS, type TRawTimeseriesQuery, type TTelemetryRow, type TTelemetryValue } from '@tessera/contracts';
+import { HISTORY_RANGE_DAYS, MAX_RAW_ROWS, type TRawTimeseriesQuery, type TTelemetryRow } from '@tessera/contracts';
 import { rowsOf, type Db } from '../../db/client.js';
 import { badRequest } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { deviceFor } from '../devices/access.js';
-import { anyPoints } from '../telemetry-store/raw-points.js';
+import { anyPoints, type TAnyPointRow } from '../telemetry-store/raw-points.js';
 import { presentRow } from './presenters.js';
 import { assertRange } from './range.js';
 
@@ -26,14 +26,7 @@ export async function getRawValues(
 ): Promise<TTelemetryRow[]> {
   assertRange(q.startTs, q.endTs, HISTORY_RANGE_DAYS);
   const device = await deviceFor(db, principal, q.tangramId, 'view_history');
-  const rows = rowsOf<{
-    ts: number;
-    svc_recv_ts: number;
-    v1: number | null;
-    v2: number | null;
-    v3: number | null;
-    value: TTelemetryValue | null;
-  }>(
+  const rows = rowsOf<TAnyPointRow>(
     await db.execute(sql`select ts, svc_recv_ts, v1, v2, v3, value from ${anyPoints(device.id, q.key, q.startTs, q.endTs)} as p
       order by ts limit ${maxRows + 1}`),
   );
