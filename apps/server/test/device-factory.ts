@@ -45,6 +45,21 @@ export interface TBuiltProject {
 const hex = (bytes: number) => randomBytes(bytes).toString('hex').toUpperCase();
 
 /**
+ * Inserts a hardware module with a random model number of the Tangram ID's width (4 hex digits), drawing again when
+ * the number is taken: a wider number would make every device registered through the API in its projects a 500.
+ */
+async function insertHardwareModule(db: Db): Promise<typeof tangramProducts.$inferSelect> {
+  for (;;) {
+    const [tp] = await db
+      .insert(tangramProducts)
+      .values({ name: `module ${hex(3)}`, modelNumber: hex(2) })
+      .onConflictDoNothing({ target: tangramProducts.modelNumber })
+      .returning();
+    if (tp) return tp;
+  }
+}
+
+/**
  * Inserts a project of `tenantId` (a new tenant when absent) with `sensors` (default {@link FACTORY_SENSORS}),
  * `statusGroups` and `count` devices (default 1).
  */
@@ -61,10 +76,7 @@ export async function buildDeviceProject(
         .returning()
     )[0].id;
   const modelNumber = hex(2);
-  const [tp] = await db
-    .insert(tangramProducts)
-    .values({ name: `module ${hex(3)}`, modelNumber: hex(2) + hex(1) })
-    .returning();
+  const tp = await insertHardwareModule(db);
   const [product] = await db.insert(products).values({ tenantId, name: 'Sensor box', model: 'SB', number: '1', modelNumber }).returning();
   const [project] = await db
     .insert(projects)
@@ -86,7 +98,7 @@ export async function buildDeviceProject(
     const serial = hex(6);
     const tangramId = composeTangramId({
       prefix: TANGRAM_PREFIX,
-      tangram_model_number: tp.modelNumber.slice(0, 4),
+      tangram_model_number: tp.modelNumber,
       vendor_class: '01',
       vendor_id: tenantId,
       product_model_number: modelNumber,
