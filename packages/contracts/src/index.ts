@@ -31,6 +31,7 @@ export * from './tangram-id.js';
 export * from './telemetry.js';
 export * from './telemetry-storage.js';
 export * from './telemetry-values.js';
+export * from './undeclared-keys.js';
 export * from './web-push.js';
 export * from './flow-problems.js';
 export * from './flow-connection.js';

@@ -91,6 +91,12 @@ export const TELEMETRY_KEY_MAX = 32;
 export const TELEMETRY_STRING_MAX_CHARS = 1_024;
 export const TELEMETRY_JSON_MAX_BYTES = 4_096;
 export const TELEMETRY_JSON_MAX_DEPTH = 8;
+/**
+ * Keys no sensor declares that a project accepting undeclared keys holds at most on offer (docs/decisions/telemetry.md
+ * "Undeclared keys"): past it a new key is refused as `unknown_key`, so a device that invents keys (a counter or a
+ * time in the key) cannot grow the list without bound. Discarded and declared keys do not count.
+ */
+export const UNDECLARED_KEYS_MAX = 50;
 /** One MQTT telemetry publish may carry at most this many points (array form). */
 export const MAX_POINTS_PER_MESSAGE = 1_000;
 /**

@@ -14,7 +14,15 @@ export const settingsPaths = {
   notificationEmailTest: `${API.frontstage}/notification/email/test`,
   provisioning: (projectId: number) => `${API.frontstage}/projects/${projectId}/provisioning`,
   feeEstimate: (projectId: number) => `${API.frontstage}/projects/${projectId}/fee-estimate`,
+  undeclaredKeySetting: (projectId: number) => `${API.frontstage}/projects/${projectId}/undeclared-keys/setting`,
 } as const;
+
+/**
+ * GET/PUT `projects/{id}/undeclared-keys/setting`: whether ingest stores telemetry keys no sensor of the project
+ * declares, typed by their first value, and offers them for declaration (undeclared-keys.ts; off by default).
+ */
+export const ZUndeclaredKeySetting = z.object({ accepts_undeclared_keys: z.boolean() });
+export type TUndeclaredKeySetting = z.infer<typeof ZUndeclaredKeySetting>;
 
 /** At most this many addresses on a project's notification list (a Tessera decision; spec: not shown). */
 export const NOTIFICATION_EMAILS_MAX = 20;

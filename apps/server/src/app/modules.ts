@@ -36,6 +36,7 @@ import { projectSettingsRoutes } from '../modules/project-settings/routes.js';
 import { webhookRoutes } from '../modules/webhooks/routes.js';
 import { projectRoutes } from '../modules/projects/routes.js';
 import { sensorRoutes } from '../modules/sensors/routes.js';
+import { undeclaredKeyRoutes } from '../modules/sensors/undeclared-routes.js';
 import { telemetryRoutes } from '../modules/telemetry/routes.js';
 import { telemetryStorageRoutes } from '../modules/telemetry-store/routes.js';
 import { webPushRoutes } from '../modules/web-push/routes.js';
@@ -60,6 +61,7 @@ const MODULES: readonly [prefix: string, routes: TRoutes][] = [
   ['/frontstage/v1', deviceCredentialRoutes],
   ['/frontstage/v1', motorHealthRoutes],
   ['/frontstage/v1', sensorRoutes],
+  ['/frontstage/v1', undeclaredKeyRoutes],
   ['/frontstage/v1', projectRuleRoutes],
   ['/frontstage/v1', customPageRoutes],
   ['/frontstage/v1', deviceAttributeRoutes],

@@ -67,6 +67,13 @@ export interface TMessageBus {
    */
   revokeDevice(tangramId: string): Promise<void>;
   /**
+   * Makes ingest on every replica re-read project `projectId`'s telemetry keys at its next message (the undeclared-key
+   * setting changed, or an undeclared key was declared or discarded: modules/ingest/project-key-changes.ts). Call after
+   * the change committed.
+   * @throws the database error when the other replicas could not be notified.
+   */
+  projectKeysChanged(projectId: number): Promise<void>;
+  /**
    * Ingests one ThingsBoard telemetry message (its JSON bytes) of the device whose access token is `token` — the HTTP
    * device API (modules/ingest/token-telemetry.ts). Resolves once its batch, or its refusal counter, committed.
    * @throws IngestClosedError while the server shuts down.

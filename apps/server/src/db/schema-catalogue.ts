@@ -134,6 +134,8 @@ export const projects = pgTable(
     sensorPort: smallint('sensor_port').notNull().default(0),
     /** A gateway of this project may create a device it names that does not exist (docs/decisions/device-apis.md "Gateway"). */
     gatewayCreatesDevices: boolean('gateway_creates_devices').notNull().default(false),
+    /** Ingest stores a key no sensor declares, typed by its first value (docs/decisions/telemetry.md "Undeclared keys"). */
+    acceptsUndeclaredKeys: boolean('accepts_undeclared_keys').notNull().default(false),
     createdAt: createdAt(),
   },
   (t) => [index('projects_tenant_idx').on(t.tenantId)],
@@ -165,6 +167,31 @@ export const projectSensors = pgTable(
     valueType: text('value_type').$type<TTelemetryValueType>().notNull().default('number'),
   },
   (t) => [uniqueIndex('project_sensors_project_key_uq').on(t.projectId, t.key)],
+);
+
+/**
+ * Telemetry keys no sensor of the project declares that ingest accepted while the project accepted undeclared keys
+ * (docs/decisions/telemetry.md "Undeclared keys"): typed by the first value (`value_count` its number of values when
+ * numbers), offered for declaration until a sensor declares the key or the project discards it (`discarded_at`; the
+ * key is then refused again). A project sensor of the same key takes precedence over the row.
+ */
+export const projectUndeclaredKeys = pgTable(
+  'project_undeclared_keys',
+  {
+    projectId: integer('project_id')
+      .notNull()
+      .references(() => projects.id, { onDelete: 'cascade' }),
+    tenantId: integer('tenant_id')
+      .notNull()
+      .references(() => tenants.id),
+    key: text('key').notNull(),
+    valueType: text('value_type').$type<TTelemetryValueType>().notNull(),
+    valueCount: smallint('value_count').notNull().default(1),
+    /** When ingest received the key's first value (epoch ms). */
+    firstSeenAt: epochMs('first_seen_at').notNull(),
+    discardedAt: epochMs('discarded_at'),
+  },
+  (t) => [primaryKey({ columns: [t.projectId, t.key] })],
 );
 
 /**

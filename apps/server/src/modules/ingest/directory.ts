@@ -1,13 +1,16 @@
 /**
  * Short-lived caches of what ingest looks up on every connect and publish: device rows by Tangram ID (for
  * credentials and ids) or by the SHA-256 of their access token (a ThingsBoard-compatible login,
- * docs/decisions/device-apis.md), and each project's telemetry keys (project_sensors). A changed secret or sensor list is
- * seen within the TTL; a device that is not found is re-read sooner, so a just-registered device can connect.
+ * docs/decisions/device-apis.md), and each project's telemetry keys (project_sensors and, when the project accepts
+ * them, its undeclared keys: undeclared-keys.ts). A changed secret or sensor list is seen within the TTL (a change of
+ * undeclared keys or their setting at once: project-key-changes.ts); a device that is not found is re-read sooner, so
+ * a just-registered device can connect.
  */
 import { eq } from 'drizzle-orm';
-import type { TNonNumericValueType } from '@tessera/contracts';
+import type { TNonNumericValueType, TTelemetryValueType } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
-import { deviceAccessTokens, devices, projectSensors } from '../../db/schema.js';
+import { deviceAccessTokens, devices, projectSensors, projects, projectUndeclaredKeys } from '../../db/schema.js';
+import { UndeclaredKeys } from './undeclared-keys.js';
 
 /** What ingest knows of a device. */
 export interface TIngestDevice {
@@ -22,9 +25,13 @@ export interface TIngestDevice {
 
 /**
  * A project's telemetry keys as ingest's parser reads them: the set holds its numeric keys (the fast path asks only
- * `has`), `valueTypes` the type of each key whose values are not numbers (docs/decisions/telemetry.md).
+ * `has`), `valueTypes` the type of each key whose values are not numbers (docs/decisions/telemetry.md); undeclared
+ * keys it took are among them, and `undeclared` is present while the project accepts more.
  */
-export type TProjectKeys = ReadonlySet<string> & { readonly valueTypes: ReadonlyMap<string, TNonNumericValueType> };
+export type TProjectKeys = ReadonlySet<string> & {
+  readonly valueTypes: ReadonlyMap<string, TNonNumericValueType>;
+  readonly undeclared?: UndeclaredKeys;
+};
 
 /** How long a found device row and a project's key set are reused, in milliseconds. */
 export const DIRECTORY_TTL_MS = 10_000;
@@ -65,6 +72,16 @@ export class DeviceDirectory {
     this.tokenCache.clear();
   }
 
+  /** Forgets project `projectId`'s cached keys (its undeclared keys or their setting changed). */
+  forgetProjectKeys(projectId: number): void {
+    this.keyCache.delete(projectId);
+  }
+
+  /** Forgets every project's cached keys (a change may have been missed). */
+  forgetAllProjectKeys(): void {
+    this.keyCache.clear();
+  }
+
   /** Forgets every cached device row (a revocation may have been missed). */
   forgetAll(): void {
     this.deviceCache.clear();
@@ -91,20 +108,44 @@ export class DeviceDirectory {
     });
   }
 
-  /** The telemetry keys a device of `projectId` may report, with their value types. */
+  /**
+   * The telemetry keys a device of `projectId` may report, with their value types: one query (the project's setting
+   * and its sensors), a second for its undeclared keys only when it accepts them.
+   */
   projectKeys(projectId: number): Promise<TProjectKeys> {
     return cached(this.keyCache, projectId, DIRECTORY_TTL_MS, async () => {
       const rows = await this.db
-        .select({ key: projectSensors.key, valueType: projectSensors.valueType })
-        .from(projectSensors)
-        .where(eq(projectSensors.projectId, projectId));
+        .select({ accepts: projects.acceptsUndeclaredKeys, key: projectSensors.key, valueType: projectSensors.valueType })
+        .from(projects)
+        .leftJoin(projectSensors, eq(projectSensors.projectId, projects.id))
+        .where(eq(projects.id, projectId));
       const valueTypes = new Map<string, TNonNumericValueType>();
       const numeric = new Set<string>();
-      for (const r of rows) {
-        if (r.valueType === 'number') numeric.add(r.key);
-        else valueTypes.set(r.key, r.valueType);
+      const take = (key: string, type: TTelemetryValueType) => {
+        if (type === 'number') numeric.add(key);
+        else valueTypes.set(key, type);
+      };
+      for (const r of rows) if (r.key !== null && r.valueType !== null) take(r.key, r.valueType);
+      if (!rows[0]?.accepts) return Object.assign(numeric, { valueTypes });
+      const held = await this.db
+        .select({
+          key: projectUndeclaredKeys.key,
+          valueType: projectUndeclaredKeys.valueType,
+          discardedAt: projectUndeclaredKeys.discardedAt,
+        })
+        .from(projectUndeclaredKeys)
+        .where(eq(projectUndeclaredKeys.projectId, projectId));
+      const discarded = new Set<string>();
+      let offered = 0;
+      for (const h of held) {
+        if (numeric.has(h.key) || valueTypes.has(h.key)) continue;
+        if (h.discardedAt !== null) discarded.add(h.key);
+        else {
+          take(h.key, h.valueType);
+          offered += 1;
+        }
       }
-      return Object.assign(numeric, { valueTypes });
+      return Object.assign(numeric, { valueTypes, undeclared: new UndeclaredKeys(projectId, numeric, valueTypes, discarded, offered) });
     });
   }
 }

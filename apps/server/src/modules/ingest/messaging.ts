@@ -22,6 +22,7 @@ import { ThingsboardDownlink } from './thingsboard-downlink.js';
 import { ThingsboardUplink } from './thingsboard-uplink.js';
 import { GatewayDirectory } from './gateway-directory.js';
 import { GatewaySessions } from './gateway-sessions.js';
+import { startProjectKeyChanges } from './project-key-changes.js';
 
 function safeJson(payload: Buffer): unknown {
   try {
@@ -191,6 +192,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     },
     forgetAll: () => directory.forgetAll(),
   });
+  const keyChanges = startProjectKeyChanges({ database: ctx.database, db, log, directory });
   let boundPort: number | null = null;
   let tlsPort: number | null = null;
   let commitListener: TCommitListener | null = null;
@@ -210,6 +212,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     isDeviceListening: (tangramId) => (isExternal ? null : broker.isDeviceListening(tangramId) || tbDownlink.isListening(tangramId)),
     ingestBacklog: () => pipeline.backlog(),
     revokeDevice: (tangramId) => revocation.revoke(tangramId),
+    projectKeysChanged: (projectId) => keyChanges.changed(projectId),
     ingestTokenTelemetry: (token, payload) => ingestTokenTelemetry({ directory, pipeline }, token, payload),
     tokenDevice: (token) => directory.deviceByTokenHash(sha256(token)),
     isDeviceListeningElsewhere: (tangramId) => (isExternal ? Promise.resolve(false) : tbDownlink.isListeningElsewhere(tangramId)),
@@ -270,6 +273,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       await tbDownlink.close();
       await broker.close();
       await revocation.close();
+      await keyChanges.close();
     },
     ingestCounters: () => pipeline.counters,
     brokerRefusals: () => guard.refusals,

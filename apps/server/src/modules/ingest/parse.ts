@@ -2,7 +2,8 @@
  * Parses one device publish (docs/protocol.md "Telemetry", "Status") into points or a refusal. A message is
  * accepted or refused whole: one bad point, one key the project does not know, or one timestamp outside the
  * accepted window (isDeviceTsAccepted) refuses all of it. Numeric points take the fast path (one zod parse); a
- * message the fast path refuses is read again by parse-values.ts when the project has keys of other value types.
+ * message the fast path refuses is read again by parse-values.ts when the project has keys of other value types or
+ * accepts undeclared keys (then also a message with a key it does not know yet).
  */
 import { isDeviceTsAccepted, MAX_POINTS_PER_MESSAGE, ZStatusMessage, ZTelemetryMessage, type TTelemetryPoint } from '@tessera/contracts';
 import { firstIssue, outOfWindow, refuseKey, type TKnownKeys, type TParsedMessage } from './parse-outcome.js';
@@ -47,14 +48,14 @@ export function parseDevicePayload(
     }
     const parsed = ZPointList.safeParse(json);
     if (!parsed.success) {
-      if (knownKeys.valueTypes?.size) return parseWithValues(json, knownKeys, knownKeys.valueTypes, nowMs);
+      if (knownKeys.valueTypes?.size || knownKeys.undeclared) return parseWithValues(json, knownKeys, nowMs);
       return { ok: false, reason: 'malformed', count: Math.max(json.length, 1), detail: firstIssue(parsed.error.issues) };
     }
     points = parsed.data;
   } else {
     const parsed = ZOnePoint.safeParse(json);
     if (!parsed.success) {
-      if (knownKeys.valueTypes?.size) return parseWithValues(json, knownKeys, knownKeys.valueTypes, nowMs);
+      if (knownKeys.valueTypes?.size || knownKeys.undeclared) return parseWithValues(json, knownKeys, nowMs);
       return { ok: false, reason: 'malformed', count: 1, detail: firstIssue(parsed.error.issues) };
     }
     points = [parsed.data];
@@ -62,7 +63,11 @@ export function parseDevicePayload(
   // One pass: the first unknown key refuses the message before any timestamp is looked at, as before.
   let outside: TTelemetryPoint | undefined;
   for (const p of points) {
-    if (!knownKeys.has(p.key)) return refuseKey(p.key, knownKeys, points.length);
+    if (!knownKeys.has(p.key)) {
+      // A project that accepts undeclared keys reads the message again, typing the keys it does not know yet.
+      if (knownKeys.undeclared && !knownKeys.valueTypes?.has(p.key)) return parseWithValues(json, knownKeys, nowMs);
+      return refuseKey(p.key, knownKeys, points.length);
+    }
     if (!outside && !isDeviceTsAccepted(p.ts, nowMs)) outside = p;
   }
   if (outside) return outOfWindow(outside.ts, points.length);

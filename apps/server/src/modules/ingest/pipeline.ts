@@ -31,8 +31,9 @@ import { emptyIngestCounters, type TIngestCounters, type TIngestWay } from './in
 import { parseDevicePayload, type TRejectReason } from './parse.js';
 import { PublishWaiter } from './publish-waiter.js';
 import { ReadGate, type TReadGate } from './read-gate.js';
+import { refileAfter } from './refile.js';
 import { ThrottledLog } from '../../core/throttled-log.js';
-import { TokenBucket } from './token-bucket.js';
+import { DeviceBuckets, newestTsOf } from './token-bucket.js';
 
 export { IngestClosedError } from './commit.js';
 export type { TCommittedRows } from './batch.js';
@@ -103,7 +104,7 @@ export class IngestPipeline {
   private readonly loadedKeys = new WeakMap<Promise<TProjectKeys>, TProjectKeys>();
   private readonly gate: AdmissionGate;
   private readonly reading: ReadGate;
-  private readonly buckets = new Map<number, TokenBucket>();
+  private readonly buckets: DeviceBuckets;
   private readonly warn: ThrottledLog;
   private onCommitted: ((rows: TCommittedRows) => void) | null = null;
   private observeBatch: TBatchObserver | null = null;
@@ -114,6 +115,7 @@ export class IngestPipeline {
 
   constructor(private readonly opts: TPipelineOptions) {
     this.warn = new ThrottledLog(opts.log);
+    this.buckets = new DeviceBuckets(opts.ratePerS ?? DEVICE_RATE_POINTS_PER_S, opts.burst ?? DEVICE_RATE_BURST_POINTS);
     this.clock = new FlushClock(opts.flushMs, INGEST_WRITERS, () => this.schedule());
     this.gate = new AdmissionGate(opts.batchMax * INGEST_QUEUED_BATCHES);
     this.reading = new ReadGate(opts.batchMax * INGEST_READ_BATCHES, INGEST_READ_BYTES_MAX);
@@ -282,10 +284,16 @@ export class IngestPipeline {
     waiter: TWaiter,
     way: TIngestWay,
     report: TFiledReport | undefined,
+    mayOffer = true,
   ): number {
     const batch = this.filling;
     const before = batch.size;
     const parsed = parseDevicePayload(kind, payload, keys, svcRecvTs);
+    if (!parsed.ok && parsed.newKeys && keys.undeclared && mayOffer) {
+      const offered = keys.undeclared.offer(this.opts.db, device.tenantId, parsed.newKeys, svcRecvTs);
+      this.takeAfter(offered, () => this.take(device, kind, payload, keys, svcRecvTs, waiter, way, report, false), waiter);
+      return 0;
+    }
     this.counters.messages += 1;
     if (!parsed.ok) {
       this.reject(batch, device, parsed.reason, parsed.count, parsed.detail, waiter);
@@ -293,7 +301,7 @@ export class IngestPipeline {
     } else {
       const n = parsed.kind === 'telemetry' ? parsed.points.length : 1;
       const newestTs = parsed.kind === 'telemetry' ? newestTsOf(parsed.points) : parsed.status.ts;
-      if (!this.bucketOf(device.id).take(n, newestTs, svcRecvTs)) {
+      if (!this.buckets.of(device.id).take(n, newestTs, svcRecvTs)) {
         const rate = this.opts.ratePerS ?? DEVICE_RATE_POINTS_PER_S;
         const detail = `over ${rate} points/s by the device's clock`;
         this.reject(batch, device, 'rate_limited', n, detail, waiter);
@@ -312,6 +320,13 @@ export class IngestPipeline {
     return batch.size - before;
   }
 
+  /** Files a publish again once the undeclared keys it brought were offered (refile.ts); drain waits for it. */
+  private takeAfter(offered: Promise<void>, retake: () => number, waiter: TWaiter): void {
+    const arrival = refileAfter(offered, this.gate, retake, () => this.schedule(), waiter);
+    this.arriving.add(arrival);
+    void arrival.finally(() => this.arriving.delete(arrival));
+  }
+
   private reject(batch: PendingBatch, device: TIngestDevice, reason: TRejectReason, count: number, detail: string, waiter: TWaiter): void {
     batch.addRejected(device.id, reason, count, waiter);
     this.countRefusal(device, reason, count, detail);
@@ -321,15 +336,6 @@ export class IngestPipeline {
   private countRefusal(device: TIngestDevice, reason: TRejectReason, count: number, detail: string): void {
     this.counters.rejected[reason] += count;
     this.warn.warn(`${device.id}:${reason}`, { tangramId: device.tangramId, reason, count, detail }, 'ingest refused a message');
-  }
-
-  private bucketOf(deviceId: number): TokenBucket {
-    let b = this.buckets.get(deviceId);
-    if (!b) {
-      b = new TokenBucket(this.opts.ratePerS ?? DEVICE_RATE_POINTS_PER_S, this.opts.burst ?? DEVICE_RATE_BURST_POINTS);
-      this.buckets.set(deviceId, b);
-    }
-    return b;
   }
 
   /**
@@ -390,11 +396,4 @@ export class IngestPipeline {
       this.opts.log.error({ err }, 'ingest commit listener failed');
     }
   }
-}
-
-/** The newest `ts` of `points`. */
-function newestTsOf(points: readonly { ts: number }[]): number {
-  let newest = 0;
-  for (const p of points) if (p.ts > newest) newest = p.ts;
-  return newest;
 }

@@ -38,3 +38,31 @@ export class TokenBucket {
     return true;
   }
 }
+
+/** One token bucket per device, made full at its first message. */
+export class DeviceBuckets {
+  private readonly buckets = new Map<number, TokenBucket>();
+
+  /** `ratePerS` points per second, `burst` points at most. */
+  constructor(
+    private readonly ratePerS: number,
+    private readonly burst: number,
+  ) {}
+
+  /** Device `deviceId`'s bucket. */
+  of(deviceId: number): TokenBucket {
+    let b = this.buckets.get(deviceId);
+    if (!b) {
+      b = new TokenBucket(this.ratePerS, this.burst);
+      this.buckets.set(deviceId, b);
+    }
+    return b;
+  }
+}
+
+/** The newest `ts` of `points` (epoch ms): the device's clock the rate is taken by. */
+export function newestTsOf(points: readonly { ts: number }[]): number {
+  let newest = 0;
+  for (const p of points) if (p.ts > newest) newest = p.ts;
+  return newest;
+}

@@ -1,7 +1,7 @@
 /**
  * Project settings routes (prefix `/frontstage/v1`): the notification tab (§7 "notification emails: GET, PUT;
  * POST notification/email/test"), the system tab's read-only provisioning details and fee estimate, and whether the
- * project's gateways may create devices.
+ * project's gateways may create devices and whether ingest accepts undeclared telemetry keys.
  * Vendor only (§6), scoped to the caller's tenant; another tenant's project answers 404.
  */
 import type { FastifyRequest } from 'fastify';
@@ -13,6 +13,7 @@ import {
   ZNotificationEmailTestResult,
   ZProjectGatewaySettings,
   ZProvisioning,
+  ZUndeclaredKeySetting,
 } from '@tessera/contracts';
 import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
@@ -23,6 +24,7 @@ import { ownedProject } from './owned-project.js';
 import { projectFeeEstimate } from './project-fee.js';
 import { provisioningFor } from './provisioning.js';
 import { sendTestMail } from './test-mail.js';
+import { getUndeclaredKeySetting, putUndeclaredKeySetting } from './undeclared-key-setting.js';
 
 const vendor = { preHandler: requireVendor };
 const tenant = (req: FastifyRequest) => principalOf(req).tenantId;
@@ -70,6 +72,24 @@ export async function projectSettingsRoutes(app: TApp, ctx: TAppContext): Promis
       schema: { ...gateway, body: ZProjectGatewaySettings, summary: "Let the project's gateways create the devices they name, or not" },
     },
     (req) => putGatewaySettings(db, tenant(req), req.params.id, req.body),
+  );
+  const undeclared = { ...system, params: ZIdParam, response: { 200: ZUndeclaredKeySetting } };
+  app.get(
+    '/projects/:id/undeclared-keys/setting',
+    { ...vendor, schema: { ...undeclared, summary: 'Whether ingest stores telemetry keys no sensor of the project declares' } },
+    (req) => getUndeclaredKeySetting(db, tenant(req), req.params.id),
+  );
+  app.put(
+    '/projects/:id/undeclared-keys/setting',
+    {
+      ...vendor,
+      schema: {
+        ...undeclared,
+        body: ZUndeclaredKeySetting,
+        summary: 'Accept telemetry keys no sensor declares (typed by their first value), or not',
+      },
+    },
+    (req) => putUndeclaredKeySetting(ctx, tenant(req), req.params.id, req.body),
   );
   app.get('/projects/:id/fee-estimate', { ...vendor, schema: { ...system, params: ZIdParam, response: { 200: ZFeeEstimate } } }, (req) =>
     projectFeeEstimate(db, tenant(req), req.params.id),
