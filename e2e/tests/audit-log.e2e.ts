@@ -2,7 +2,8 @@
  * The audit log page in Chromium (docs/decisions/audit-log.md): a vendor's change shows up with who, what and the
  * changed field before and after; the filters narrow the table and live in the URL; the CSV holds what the filters
  * select; the empty state; the page in English; a user is sent away before the page loads; the platform admin sees
- * every tenant and filters by one.
+ * every tenant and filters by one; the page size, the page and the search live in the URL, so a reload shows the same
+ * rows.
  */
 import { readFileSync } from 'node:fs';
 import { paths, type TProduct } from '@tessera/contracts';
@@ -134,5 +135,34 @@ describe('audit log in Chromium', () => {
     await expect.poll(() => adminRows.count()).toBe(1);
     expect(await adminRows.first().textContent()).toContain(other.email);
     await context.close();
+  });
+
+  it('keeps the page size, the page and the search in the URL; a reload shows the same rows', async () => {
+    for (let i = 0; i < 11; i += 1) await createProductVia(server, vendor.token, `審計分頁 ${i}`);
+    await page.goto('/audit-log?entity_type=product&action=create');
+    await expect.poll(() => rows().count()).toBe(12);
+
+    await page.locator('.ant-pagination-options .ant-select').click();
+    await page.locator('.ant-select-dropdown:visible .ant-select-item-option').filter({ hasText: /^10\b/ }).click();
+    await page.waitForURL((url) => url.searchParams.get('limit') === '10');
+    await expect.poll(() => rows().count()).toBe(10);
+    await page.locator('.ant-pagination-item-2').click();
+    await page.waitForURL((url) => url.searchParams.get('page') === '2');
+    await expect.poll(() => rows().count()).toBe(2);
+    const second = await rows().allTextContents();
+    await page.reload();
+    await expect.poll(() => rows().allTextContents()).toEqual(second);
+
+    // A new search goes back to the first page and stays in the box after a reload.
+    await page.getByTestId('audit-filter-text').locator('input').fill('審計分頁 3');
+    await page.getByTestId('audit-filter-text').locator('input').press('Enter');
+    await page.waitForURL((url) => url.searchParams.get('q') === '審計分頁 3' && !url.searchParams.has('page'));
+    await expect.poll(() => rows().count()).toBe(1);
+    await page.reload();
+    await expect.poll(() => rows().count()).toBe(1);
+    expect(await page.getByTestId('audit-filter-text').locator('input').inputValue()).toBe('審計分頁 3');
+    await rows().first().click();
+    await page.getByTestId('audit-after-name').waitFor();
+    expect(await page.getByTestId('audit-after-name').textContent()).toBe('審計分頁 3');
   });
 });

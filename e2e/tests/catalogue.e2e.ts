@@ -10,6 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import commonEn from '../../apps/web/src/i18n/locales/common.en.json' with { type: 'json' };
 import commonZh from '../../apps/web/src/i18n/locales/common.zh-TW.json' with { type: 'json' };
 import devicesEn from '../../apps/web/src/features/devices/locales/en.json' with { type: 'json' };
+import devicesZh from '../../apps/web/src/features/devices/locales/zh-TW.json' with { type: 'json' };
 import productsEn from '../../apps/web/src/features/products/locales/en.json' with { type: 'json' };
 import productsZh from '../../apps/web/src/features/products/locales/zh-TW.json' with { type: 'json' };
 import projectsEn from '../../apps/web/src/features/projects/locales/en.json' with { type: 'json' };
@@ -129,7 +130,7 @@ describe('catalogue screens in Chromium', () => {
     await snap(page, 'catalogue-project-devices');
   });
 
-  it('lists the registered devices in /device/list and finds one by name', async () => {
+  it('lists the registered devices in /device/list, finds one by name and keeps the search in the URL', async () => {
     await page.getByTestId('menu-device').click();
     await page.waitForURL(/\/device\/list/);
     await expect.poll(() => rows(page, 'device').count()).toBe(2);
@@ -141,6 +142,13 @@ describe('catalogue screens in Chromium', () => {
     // The search lives in the URL: a reload keeps it.
     await page.reload();
     await expect.poll(() => rows(page, 'device').allTextContents()).toEqual([expect.stringContaining('風扇二號')]);
+    expect(await page.getByTestId('device-search').locator('input').inputValue()).toBe('風扇');
+    // A search that finds nothing says so; going back shows the earlier search, in the box too.
+    await search(page, 'device-search', '沒有這台');
+    await page.getByText(devicesZh.devices.list.noMatch).waitFor();
+    await page.goBack();
+    await expect.poll(() => rows(page, 'device').allTextContents()).toEqual([expect.stringContaining('風扇二號')]);
+    expect(await page.getByTestId('device-search').locator('input').inputValue()).toBe('風扇');
     await page.getByTestId(`device-row-${devices[1].tangramId}`).click();
     await page.waitForURL(new RegExp(`/device/detail/${devices[1].tangramId}/telemetry-status$`));
     expect(await page.getByTestId('device-name').textContent()).toBe('風扇二號');

@@ -1,10 +1,10 @@
 /**
  * End to end in Chromium: the console at a phone's width (390×844) as the people who answer alerts on the floor use
  * it. As a vendor and as a user, the main pages (dashboard, device list and detail, alerts, authorisation requests,
- * a platform rule, machines) never make the page wider than the phone; the menu is a drawer that leaves the page
- * its width and closes once a page is chosen; the header stays one line with the account's links in one menu; a
- * form drawer fits the screen; the flow editor opens read-only with its run list. At 1440×900 the desktop shell is
- * unchanged (side menu, e-mail in the header), and no page has the browser's 8 px body margin.
+ * a platform rule, machines, the audit log) never make the page wider than the phone; the menu is a drawer that
+ * leaves the page its width and closes once a page is chosen; the header stays one line with the account's links in
+ * one menu; a form drawer fits the screen; the flow editor opens read-only with its run list. At 1440×900 the desktop
+ * shell is unchanged (side menu, e-mail in the header), and no page has the browser's 8 px body margin.
  */
 import { platformRulePaths, type TFlowGraphInput, type TPlatformRule } from '@tessera/contracts';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -142,6 +142,7 @@ describe('the console at phone width (Chromium, 390×844)', () => {
       '/machine/configure',
       '/machine/equipment',
       `/machine/equipment/${machineId}`,
+      '/audit-log',
     ]);
   });
 

@@ -1,16 +1,16 @@
 /**
- * The audit log's filters: period, entity type, action, actor e-mail, free text and (the platform admin) tenant. Each
- * change is handed up as the query parameters to set; empty means any.
+ * The audit log's filters beside its search box (components/ListPage): period, entity type, action, actor e-mail and
+ * (the platform admin) tenant. Each change is handed up as the query parameters to set; empty means any.
  */
 import { AUDIT_ACTIONS, AUDIT_ENTITY_TYPES, type TAuditQuery } from '@tessera/contracts';
-import { DatePicker, Input, InputNumber, Select, Space } from 'antd';
+import { DatePicker, Input, InputNumber, Select } from 'antd';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { auditLabel } from './auditColumns';
 
 /** Props: the filters in use, whether the tenant filter shows, and the change handler. */
 export interface TAuditFiltersProps {
-  value: Omit<TAuditQuery, 'page' | 'limit'>;
+  value: Omit<TAuditQuery, 'page' | 'limit' | 'q'>;
   showTenant: boolean;
   onChange: (next: Record<string, string | number | undefined>) => void;
 }
@@ -19,7 +19,7 @@ export interface TAuditFiltersProps {
 export function AuditFilters({ value, showTenant, onChange }: TAuditFiltersProps) {
   const { t } = useTranslation();
   return (
-    <Space wrap align="start">
+    <>
       <DatePicker.RangePicker
         data-testid="audit-filter-range"
         showTime
@@ -58,14 +58,6 @@ export function AuditFilters({ value, showTenant, onChange }: TAuditFiltersProps
         onSearch={(v) => onChange({ actor: v.trim() || undefined })}
         style={{ width: 220 }}
       />
-      <Input.Search
-        data-testid="audit-filter-text"
-        allowClear
-        defaultValue={value.q}
-        placeholder={t('auditLog.searchPlaceholder')}
-        onSearch={(v) => onChange({ q: v.trim() || undefined })}
-        style={{ width: 220 }}
-      />
       {showTenant && (
         <InputNumber
           data-testid="audit-filter-tenant"
@@ -77,6 +69,6 @@ export function AuditFilters({ value, showTenant, onChange }: TAuditFiltersProps
           style={{ width: 140 }}
         />
       )}
-    </Space>
+    </>
   );
 }
