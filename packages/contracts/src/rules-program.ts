@@ -7,13 +7,14 @@
  * ```
  * program   = { version: 1, rules: rule[1..20] }
  * rule      = { block_id, condition, actions: action[1..10], clear_after_s? }
- * condition = compare | status | and | or | not | held
+ * condition = compare | status | value | and | or | not | held
  * numExpr   = telemetry | number | property | aggregate
  * action    = alert | notify | command
  * ```
  */
 import { z } from 'zod';
 import { ZTelemetryKey } from './telemetry.js';
+import type { TNonNumericValueType } from './telemetry-values.js';
 
 /** The version of the tree below; a later shape gets a new number and the engine refuses what it does not know. */
 export const RULE_PROGRAM_VERSION = 1;
@@ -46,7 +47,21 @@ export const ALERT_LEVELS = ['remind', 'early_warning', 'alert'] as const;
 /** Where a notification goes: the project's notification email list, or its LINE group. */
 export const NOTIFY_CHANNELS = ['email', 'line'] as const;
 
+/**
+ * Tests on the value of a non-numeric key (string, boolean, json; docs/decisions/rules.md "Keys that are not
+ * numbers"): `equals` a given value (JSON compared structurally), `contains` (a substring of a string; an element of a
+ * JSON array; the members of a JSON object), `changed` (differs from the device's previous value of the key).
+ */
+export const VALUE_TEST_OPS = ['equals', 'contains', 'changed'] as const;
+/** The value tests each non-numeric value type offers (a boolean contains nothing). */
+export const VALUE_TEST_OPS_BY_TYPE: Readonly<Record<TNonNumericValueType, readonly TValueTestOp[]>> = {
+  string: ['equals', 'contains', 'changed'],
+  boolean: ['equals', 'changed'],
+  json: ['equals', 'contains', 'changed'],
+};
+
 export type TTelemetrySlot = (typeof TELEMETRY_SLOTS)[number];
+export type TValueTestOp = (typeof VALUE_TEST_OPS)[number];
 export type TCompareOp = (typeof COMPARE_OPS)[number];
 export type TAlertLevel = (typeof ALERT_LEVELS)[number];
 
@@ -56,6 +71,12 @@ export const ZRuleWindowS = z.number().int().min(RULE_WINDOW_MIN_S).max(RULE_WIN
 export const ZRulePropertyName = z.string().trim().min(1).max(RULE_PROPERTY_NAME_MAX);
 /** An alert or notification text (trimmed, 1–200 characters). */
 export const ZRuleMessage = z.string().trim().min(1).max(RULE_MESSAGE_MAX);
+/**
+ * The value a value test compares with: a string, a number, a boolean, or a JSON array or object (a number or a
+ * string may also be an element a JSON array contains). Not recursive in the schema (the OpenAPI document).
+ */
+export const ZRuleValue = z.union([z.string(), z.number().finite(), z.boolean(), z.array(z.unknown()), z.record(z.string(), z.unknown())]);
+export type TRuleValue = z.infer<typeof ZRuleValue>;
 /** A device command name. */
 export const ZRuleCommandName = z.string().regex(RULE_COMMAND_NAME_PATTERN);
 
@@ -84,6 +105,8 @@ export type TRuleNumExpr = z.infer<typeof ZRuleNumExpr>;
 /**
  * A condition (true or false for one device at one moment):
  * - `compare`: `left op right` on numbers;
+ * - `value`: a test on the latest value of non-numeric telemetry `key` — `equals` / `contains` `value`, or `changed`
+ *   (the device's newest point of the key differs from the one before it; `value` is null);
  * - `status`: the status group `group` (bits `index`..`index+length-1` of the 40-bit word, counted from the right,
  *   §4) equals (`eq`) or differs from (`neq`) raw `value`, whose label is `label` (kept for messages);
  * - `and` / `or`: all / any of two or more conditions;
@@ -93,6 +116,7 @@ export type TRuleNumExpr = z.infer<typeof ZRuleNumExpr>;
 export type TRuleCondition =
   | { type: 'compare'; op: TCompareOp; left: TRuleNumExpr; right: TRuleNumExpr }
   | { type: 'status'; group: string; index: number; length: number; op: 'eq' | 'neq'; value: number; label: string }
+  | { type: 'value'; key: string; op: TValueTestOp; value: TRuleValue | null }
   | { type: 'and'; conditions: TRuleCondition[] }
   | { type: 'or'; conditions: TRuleCondition[] }
   | { type: 'not'; condition: TRuleCondition }
@@ -113,6 +137,7 @@ export const ZRuleCondition: z.ZodType<TRuleCondition> = z
           value: z.number().int().min(0),
           label: z.string(),
         }),
+        z.object({ type: z.literal('value'), key: ZTelemetryKey, op: z.enum(VALUE_TEST_OPS), value: ZRuleValue.nullable() }),
         z.object({ type: z.literal('and'), conditions: z.array(ZRuleCondition).min(2) }),
         z.object({ type: z.literal('or'), conditions: z.array(ZRuleCondition).min(2) }),
         z.object({ type: z.literal('not'), condition: ZRuleCondition }),
@@ -156,12 +181,24 @@ export const ZRuleProgram = z.object({
 });
 export type TRuleProgram = z.infer<typeof ZRuleProgram>;
 
+/** The operators of a simple rule: a comparison of a number key, or a test of a non-numeric key's value. */
+export const SIMPLE_RULE_OPS = [...COMPARE_OPS, ...VALUE_TEST_OPS] as const;
+export type TSimpleRuleOp = (typeof SIMPLE_RULE_OPS)[number];
+
+/** Whether `op` is a value test (`equals`, `contains`, `changed`) rather than a numeric comparison. */
+export function isValueTestOp(op: TSimpleRuleOp): op is TValueTestOp {
+  return (VALUE_TEST_OPS as readonly string[]).includes(op);
+}
+
 /** What {@link simpleRuleToProgram} needs of a simple rule. */
 export interface TSimpleRuleShape {
   key: string;
   slot: TTelemetrySlot;
-  op: TCompareOp;
-  threshold: number;
+  op: TSimpleRuleOp;
+  /** The threshold of a comparison (null for a value test). */
+  threshold: number | null;
+  /** The value of `equals` / `contains` (null for a comparison and for `changed`). */
+  value: TRuleValue | null;
   duration_s: number;
   level: TAlertLevel;
   message: string;
@@ -171,21 +208,25 @@ export interface TSimpleRuleShape {
 
 /**
  * The program of a simple rule, so the engine evaluates simple rules and Blockly programs alike: `key.slot op
- * threshold` (held for `duration_s` when above 0) raises an alert of `level`, then notifies the chosen channels.
- * `duration_s` debounces both ways: the alert also clears only after the condition has not held for `duration_s`
- * (`clear_after_s`), so a noisy value around the threshold opens one alert, not one per crossing. Pure.
+ * threshold` — or the value test `key op value` — (held for `duration_s` when above 0) raises an alert of `level`,
+ * then notifies the chosen channels. `duration_s` debounces both ways: the alert also clears only after the
+ * condition has not held for `duration_s` (`clear_after_s`), so a noisy value around the threshold opens one alert,
+ * not one per crossing. Pure.
  */
 export function simpleRuleToProgram(rule: TSimpleRuleShape): TRuleProgram {
-  const compare: TRuleCondition = {
-    type: 'compare',
-    op: rule.op,
-    left: { type: 'telemetry', key: rule.key, slot: rule.slot },
-    right: { type: 'number', value: rule.threshold },
-  };
+  const test: TRuleCondition = isValueTestOp(rule.op)
+    ? { type: 'value', key: rule.key, op: rule.op, value: rule.op === 'changed' ? null : rule.value }
+    : {
+        type: 'compare',
+        op: rule.op,
+        left: { type: 'telemetry', key: rule.key, slot: rule.slot },
+        // The server stores no comparison without a threshold; NaN would be unknown (never fires).
+        right: { type: 'number', value: rule.threshold ?? Number.NaN },
+      };
   const actions: TRuleAction[] = [{ type: 'alert', level: rule.level, message: rule.message }];
   if (rule.notify_email) actions.push({ type: 'notify', channel: 'email', message: rule.message });
   if (rule.notify_line) actions.push({ type: 'notify', channel: 'line', message: rule.message });
-  if (rule.duration_s === 0) return { version: RULE_PROGRAM_VERSION, rules: [{ block_id: null, condition: compare, actions }] };
-  const condition: TRuleCondition = { type: 'held', condition: compare, for_s: rule.duration_s };
+  if (rule.duration_s === 0) return { version: RULE_PROGRAM_VERSION, rules: [{ block_id: null, condition: test, actions }] };
+  const condition: TRuleCondition = { type: 'held', condition: test, for_s: rule.duration_s };
   return { version: RULE_PROGRAM_VERSION, rules: [{ block_id: null, condition, actions, clear_after_s: rule.duration_s }] };
 }

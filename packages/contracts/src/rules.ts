@@ -12,17 +12,19 @@ import { zPage } from './pagination.js';
 import { BLOCKLY_WORKSPACE_MAX_CHARS, ZCompileError } from './rules-blocks.js';
 import {
   ALERT_LEVELS,
-  COMPARE_OPS,
   RULE_WINDOW_MAX_S,
+  SIMPLE_RULE_OPS,
   TELEMETRY_SLOTS,
   ZRuleMessage,
   ZRulePropertyName,
   ZRuleProgram,
+  ZRuleValue,
 } from './rules-program.js';
 import { ZTelemetryKey } from './telemetry.js';
 
 export * from './rules-blocks.js';
 export * from './rules-program.js';
+export * from './rules-values.js';
 
 /** Simple rules per project. */
 export const SIMPLE_RULES_MAX = 50;
@@ -37,6 +39,11 @@ export const RuleErrorCode = {
   LimitReached: 'RULES_LIMIT_REACHED',
   /** 409: a rule or program of the same kind already has this name in the project. */
   NameTaken: 'RULE_NAME_TAKEN',
+  /**
+   * 400: the operator does not fit the key's value type (a numeric comparison on a string, boolean or json key, a
+   * value test on a number key, `contains` on a boolean key), or the threshold / value does not fit the operator.
+   */
+  OpMismatch: 'RULE_OP_MISMATCH',
 } as const;
 
 /** Paths of the rules endpoints (project-scoped, vendor only). */
@@ -63,8 +70,12 @@ const simpleRuleFields = {
   enabled: z.boolean(),
   key: ZTelemetryKey,
   slot: z.enum(TELEMETRY_SLOTS),
-  op: z.enum(COMPARE_OPS),
-  threshold: z.number().finite(),
+  /** A comparison (gt … neq) for a number key; a value test (equals, contains, changed) for any other. */
+  op: z.enum(SIMPLE_RULE_OPS),
+  /** The threshold of a comparison; null (or absent) for a value test. */
+  threshold: z.number().finite().nullable(),
+  /** What `equals` / `contains` compare with, of the key's type; null (or absent) for a comparison and `changed`. */
+  value: ZRuleValue.nullable(),
   /** Seconds the comparison must hold before the rule fires; 0 = at once. */
   duration_s: z.number().int().min(0).max(RULE_WINDOW_MAX_S),
   level: z.enum(ALERT_LEVELS),
@@ -75,11 +86,15 @@ const simpleRuleFields = {
 
 /**
  * POST simples: "when telemetry `key`.`slot` `op` `threshold` (for `duration_s` seconds), raise an alert of `level`
- * with `message`, and notify the email list and/or LINE". `key` must be one of the project's sensors and `slot`
- * within its values per point (checked by the server: 400).
+ * with `message`, and notify the email list and/or LINE" — or, for a key whose values are not numbers, "when `key`
+ * equals / contains `value`, or changed". `key` must be one of the project's sensors and `slot` within its values per
+ * point; `op`, `threshold` and `value` must fit the key's value type (checked by the server: 400
+ * `RULE_OP_MISMATCH` naming the field; docs/decisions/rules.md "Keys that are not numbers").
  */
 export const ZSimpleRuleInput = z.object({
   ...simpleRuleFields,
+  threshold: simpleRuleFields.threshold.default(null),
+  value: simpleRuleFields.value.default(null),
   enabled: simpleRuleFields.enabled.default(true),
   slot: simpleRuleFields.slot.default('v1'),
   duration_s: simpleRuleFields.duration_s.default(0),

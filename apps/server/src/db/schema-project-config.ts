@@ -8,12 +8,14 @@ import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, s
 import {
   ALERT_LEVELS,
   COMPARE_OPS,
+  SIMPLE_RULE_OPS,
   TELEMETRY_SLOTS,
   type TBlocklyProperty,
   type TCompileError,
   type TProjectRolePermission,
   type TRoleKind,
   type TRuleProgram,
+  type TRuleValue,
 } from '@tessera/contracts';
 import { bytea, createdAt, epochMs } from './columns.js';
 import { accounts, tenants } from './schema-accounts.js';
@@ -202,8 +204,11 @@ export const projectSimpleRules = pgTable(
     enabled: boolean('enabled').notNull(),
     key: text('key').notNull(),
     slot: text('slot', { enum: TELEMETRY_SLOTS }).notNull(),
-    op: text('op', { enum: COMPARE_OPS }).notNull(),
-    threshold: doublePrecision('threshold').notNull(),
+    op: text('op', { enum: SIMPLE_RULE_OPS }).notNull(),
+    /** A comparison's threshold; null for a value test of a non-numeric key (docs/decisions/rules.md). */
+    threshold: doublePrecision('threshold'),
+    /** What `equals` / `contains` compare with; null for a comparison and for `changed`. */
+    value: jsonb('value').$type<TRuleValue>(),
     durationS: integer('duration_s').notNull(),
     level: text('level', { enum: ALERT_LEVELS }).notNull(),
     message: text('message').notNull(),

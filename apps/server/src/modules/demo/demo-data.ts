@@ -100,19 +100,20 @@ export const DEMO_REQUEST_MESSAGE = 'For the morning shift';
  * alerts/dashboard has something live to show within minutes of `npm start`. Held 30 s both ways, so the ±0.05 A
  * noise around the threshold opens one alert per cycle, not one per crossing (docs/rules.md "Hysteresis").
  */
-export const DEMO_RULE: TSimpleRuleInput = {
+export const DEMO_RULE = {
   name: 'Motor current high',
   enabled: true,
   key: 'current',
   slot: 'v1',
   op: 'gt',
   threshold: 1.9,
+  value: null,
   duration_s: 30,
   level: 'early_warning',
   message: 'Motor current above 1.9 A',
   notify_email: false,
   notify_line: false,
-};
+} satisfies TSimpleRuleInput;
 
 const at = (x: number, y: number) => ({ x, y });
 

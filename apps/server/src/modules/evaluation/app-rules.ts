@@ -37,6 +37,7 @@ export function appRuleToProgram(rule: TAppRuleShape): TRuleProgram {
     slot: rule.slot,
     op: rule.op,
     threshold: rule.threshold,
+    value: null,
     duration_s: 0,
     level: rule.level,
     message: appRuleMessage(rule),

@@ -1,12 +1,13 @@
 /**
- * Closure compilation of conditions (docs/decisions/rules.md "Meaning"): compare, status, and/or/not in Kleene
- * logic, held. A sub-tree without `held` is pure, so `and`/`or` may stop early there; with `held` every part runs,
+ * Closure compilation of conditions (docs/decisions/rules.md "Meaning"): compare, status, value tests of
+ * non-numeric keys, and/or/not in Kleene logic, held. A sub-tree without `held` is pure, so `and`/`or` may stop early there; with `held` every part runs,
  * because a held node must see every evaluation to know that its condition never stopped.
  */
 import { readStatusSlice, STATUS_WORD_BITS, type TRuleCondition } from '@tessera/contracts';
 import { compileCompare } from './compile-compare.js';
 import { assertDepth, compileNum, RuleProgramError, type TRuleScope } from './compile-values.js';
 import type { TCondFn } from './frame.js';
+import { valueContains, valuesEqual } from './value-tests.js';
 import { FALSE as F0, kleeneAnd, kleeneOr, TRUE as T0, UNKNOWN as U0, type TTruth } from './truth.js';
 
 // Module-local copies: closures then read constants, not imported bindings (which a transpiler may turn into
@@ -30,6 +31,10 @@ export function compileCondition(c: TRuleCondition, scope: TRuleScope, depth: nu
     case 'status':
       scope.usesStatus = true;
       return { fn: compileStatus(c), pure: true };
+    case 'value':
+      scope.keys.add(c.key);
+      if (c.op === 'changed') scope.momentary = true;
+      return { fn: compileValueTest(c, scope.symbols.value(c.key)), pure: true };
     case 'and':
     case 'or': {
       const parts = c.conditions.map((p) => compileCondition(p, scope, depth + 1));
@@ -69,6 +74,27 @@ function compileStatus(c: Extract<TRuleCondition, { type: 'status' }>): TCondFn 
       return UNKNOWN;
     }
     return (raw === value) === wantEqual ? TRUE : FALSE;
+  };
+}
+
+/**
+ * A value test of the non-numeric key at frame index `i`: `equals` / `contains` the rule's value (valuesEqual,
+ * valueContains), unknown while the key has no value; `changed` as the frame says (fillValueFrame).
+ */
+function compileValueTest(c: Extract<TRuleCondition, { type: 'value' }>, i: number): TCondFn {
+  const want = c.value;
+  if (c.op === 'changed') {
+    return (f) => {
+      const d = f.changed[i];
+      return d === 1 ? TRUE : d === 0 ? FALSE : UNKNOWN;
+    };
+  }
+  if (want === null) return () => UNKNOWN;
+  const test = c.op === 'equals' ? valuesEqual : valueContains;
+  return (f) => {
+    const v = f.raw[i];
+    if (v === undefined) return UNKNOWN;
+    return test(v, want) ? TRUE : FALSE;
   };
 }
 

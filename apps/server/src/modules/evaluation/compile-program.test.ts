@@ -215,6 +215,7 @@ describe('programs', () => {
         slot: 'v1',
         op: 'gt',
         threshold: 30,
+        value: null,
         duration_s: 0,
         level: 'alert',
         message: 'Too hot',

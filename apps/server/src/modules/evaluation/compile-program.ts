@@ -37,6 +37,12 @@ export interface TCompiledRule {
   /** `notify` actions, in order. */
   notify: { channel: 'email' | 'line'; message: string }[];
   commands: TCompiledCommand[];
+  /**
+   * The condition tests `changed`, which is true only at the evaluation of the changing point: after a true
+   * evaluation the rule is set false again at once (docs/decisions/rules.md "changed"), so every change fires, in
+   * level and edge alike, and its alert opens and clears.
+   */
+  momentary: boolean;
   /** The telemetry value shown as the alert's trigger: the first one the condition reads, as a frame index. */
   trigger: { key: string; ref: number } | null;
 }
@@ -45,6 +51,8 @@ export interface TCompiledRule {
 export interface TCompiledProgram {
   refs: readonly TTelemetryRef[];
   aggregates: readonly TAggregateRef[];
+  /** The non-numeric keys value tests read (the frame's `raw` and `changed`). */
+  valueKeys: readonly string[];
   rules: readonly TCompiledRule[];
 }
 
@@ -68,7 +76,7 @@ export function compileRuleProgram(raw: unknown, properties: ReadonlyMap<string,
   try {
     const symbols = new ProgramSymbols();
     const rules = program.rules.map((rule, index) => compileRule(rule, index, symbols, properties));
-    return { ok: true, program: { refs: symbols.refs, aggregates: symbols.aggregates, rules } };
+    return { ok: true, program: { refs: symbols.refs, aggregates: symbols.aggregates, valueKeys: symbols.valueKeys, rules } };
   } catch (err) {
     if (err instanceof RuleProgramError || err instanceof RangeError) return { ok: false, error: err.message };
     throw err;
@@ -81,13 +89,13 @@ function compileRule(
   symbols: ProgramSymbols,
   properties: ReadonlyMap<string, number>,
 ): TCompiledRule {
-  const scope: TRuleScope = { symbols, properties, keys: new Set(), usesStatus: false, held: 0 };
+  const scope: TRuleScope = { symbols, properties, keys: new Set(), usesStatus: false, held: 0, momentary: false };
   const condition = compileCondition(rule.condition, scope, 1).fn;
   const clear = rule.clear_after_s
     ? compileCondition({ type: 'held', condition: { type: 'not', condition: rule.condition }, for_s: rule.clear_after_s }, scope, 1).fn
     : null;
   // Action values read telemetry too, but only the condition decides when the rule is evaluated.
-  const actionScope: TRuleScope = { symbols, properties, keys: new Set(), usesStatus: false, held: 0 };
+  const actionScope: TRuleScope = { symbols, properties, keys: new Set(), usesStatus: false, held: 0, momentary: false };
   let alert: TCompiledRule['alert'] = null;
   const notify: TCompiledRule['notify'] = [];
   const commands: TCompiledCommand[] = [];
@@ -104,6 +112,7 @@ function compileRule(
     keys: scope.keys,
     usesStatus: scope.usesStatus,
     heldSlots: scope.held,
+    momentary: scope.momentary,
     alert,
     notify,
     commands,

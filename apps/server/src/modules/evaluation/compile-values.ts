@@ -18,6 +18,8 @@ export interface TRuleScope {
   usesStatus: boolean;
   /** `held` nodes so far (each gets a slot of the frame's `held`). */
   held: number;
+  /** The rule tests `changed`: a moment, not a state (TCompiledRule.momentary). */
+  momentary: boolean;
 }
 
 /** Thrown for a tree the engine refuses (deeper than RULE_DEPTH_MAX, an unknown node type). */

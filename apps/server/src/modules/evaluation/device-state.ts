@@ -5,8 +5,9 @@
  * fresh — newer than what the engine already has for that key — decides what is evaluated; older ones are stored by
  * ingest but change nothing here (docs/rules.md "Out-of-order points").
  */
-import { eq } from 'drizzle-orm';
-import type { Db } from '../../db/client.js';
+import { eq, sql } from 'drizzle-orm';
+import type { TTelemetryValue } from '@tessera/contracts';
+import { rowsOf, type Db } from '../../db/client.js';
 import { devices, telemetryLatest } from '../../db/schema.js';
 import { emptyDeviceValues, valueOrNaN, type TDeviceValues, type TLatestPoint } from './device-values.js';
 import type { TProjectRules, TRuleUnit } from './rule-set.js';
@@ -50,19 +51,44 @@ export function unitsFor(rules: TProjectRules, deviceId: number): TRuleUnit[] {
   return apps ? [...rules.units, ...apps] : rules.units;
 }
 
-/** Reads a device's stored latest values. */
-export async function loadDeviceValues(db: Db, deviceId: number): Promise<TDeviceValues> {
-  const [rows, [device]] = await Promise.all([
+/**
+ * Reads a device's stored latest values; with `withPrevious` (a rule tests `changed`), also each non-numeric key's
+ * value of the point before its latest (telemetry_values, one primary-key probe per such key).
+ */
+export async function loadDeviceValues(db: Db, deviceId: number, withPrevious = false): Promise<TDeviceValues> {
+  const [rows, [device], previous] = await Promise.all([
     db.select().from(telemetryLatest).where(eq(telemetryLatest.deviceId, deviceId)),
     db.select({ value: devices.statusValue, ts: devices.statusTs }).from(devices).where(eq(devices.id, deviceId)),
+    withPrevious ? loadPreviousValues(db, deviceId) : new Map<string, TTelemetryValue>(),
   ]);
   const values = emptyDeviceValues();
-  for (const r of rows) values.telemetry.set(r.key, { ts: Number(r.ts), vs: [valueOrNaN(r.v1), valueOrNaN(r.v2), valueOrNaN(r.v3)] });
+  for (const r of rows) {
+    const point: TLatestPoint = { ts: Number(r.ts), vs: [valueOrNaN(r.v1), valueOrNaN(r.v2), valueOrNaN(r.v3)] };
+    if (r.value !== null) {
+      point.value = r.value;
+      const prev = previous.get(r.key);
+      if (prev !== undefined) point.prev = prev;
+    }
+    values.telemetry.set(r.key, point);
+  }
   if (device && device.value !== null && device.ts !== null) {
     values.status = Number(device.value);
     values.statusTs = Number(device.ts);
   }
   return values;
+}
+
+/** Per non-numeric key of the device: the value of the newest point older than its latest one. */
+async function loadPreviousValues(db: Db, deviceId: number): Promise<Map<string, TTelemetryValue>> {
+  const result = await db.execute(sql`
+    select l.key, p.value from telemetry_latest l
+    cross join lateral (
+      select v.value from telemetry_values v
+      where v.device_id = l.device_id and v.key = l.key and v.ts < l.ts
+      order by v.ts desc limit 1
+    ) p
+    where l.device_id = ${deviceId} and l.value is not null`);
+  return new Map(rowsOf<{ key: string; value: TTelemetryValue }>(result).map((r) => [r.key, r.value]));
 }
 
 /**
@@ -74,6 +100,12 @@ export function applyPending(values: TDeviceValues, pending: TPendingDevice, inc
   for (const [key, p] of pending.points) {
     const held = values.telemetry.get(key);
     if (held === undefined || p.ts > held.ts || (inclusive && p.ts === held.ts)) {
+      // What `changed` compares with: a point this one superseded before evaluation (set by the engine), else
+      // the value held — or, when that is this very point read back from the database, the one it held before.
+      if (p.value !== undefined && p.prev === undefined && held !== undefined) {
+        const prev = p.ts === held.ts ? held.prev : held.value;
+        if (prev !== undefined) p.prev = prev;
+      }
       values.telemetry.set(key, p);
       fresh.keys.add(key);
     }

@@ -2,9 +2,9 @@
  * Helpers of the interpreter's unit tests and bench/rules: build small programs and evaluate one rule of a
  * compiled program against telemetry given by name.
  */
-import type { TCompareOp, TRuleCondition, TRuleNumExpr, TRuleProgram } from '@tessera/contracts';
+import type { TCompareOp, TRuleCondition, TRuleNumExpr, TRuleProgram, TTelemetryValue } from '@tessera/contracts';
 import { compileRuleProgram, type TCompiledProgram } from './compile-program.js';
-import { emptyDeviceValues, fillAggregates, fillFrame } from './device-values.js';
+import { emptyDeviceValues, fillAggregates, fillFrame, fillValueFrame } from './device-values.js';
 import { createFrame, type TEvalFrame } from './frame.js';
 import type { TTruth } from './truth.js';
 
@@ -32,18 +32,31 @@ export interface TInputs {
   telemetry?: Record<string, number[]>;
   status?: number;
   aggregates?: number[];
+  /** Non-numeric keys: the latest value, the one before it (absent: unknown), and whether the point is fresh. */
+  values?: Record<string, { value: TTelemetryValue; prev?: TTelemetryValue; fresh?: boolean }>;
   t?: number;
 }
 
 /** A frame for rule `rule` of `program` filled from `inputs`; pass it again to keep `held` state. */
 export function frameFor(program: TCompiledProgram, inputs: TInputs, rule = 0, frame?: TEvalFrame): TEvalFrame {
-  const f = frame ?? createFrame(program.refs.length, program.aggregates.length, program.rules[rule].heldSlots);
+  const f = frame ?? createFrame(program.refs.length, program.aggregates.length, program.rules[rule].heldSlots, program.valueKeys.length);
   const device = emptyDeviceValues();
   for (const [key, vs] of Object.entries(inputs.telemetry ?? {})) {
     device.telemetry.set(key, { ts: 0, vs: [vs[0] ?? Number.NaN, vs[1] ?? Number.NaN, vs[2] ?? Number.NaN] });
   }
+  const fresh = new Set<string>();
+  for (const [key, v] of Object.entries(inputs.values ?? {})) {
+    device.telemetry.set(key, {
+      ts: 0,
+      vs: [Number.NaN, Number.NaN, Number.NaN],
+      value: v.value,
+      ...(v.prev !== undefined && { prev: v.prev }),
+    });
+    if (v.fresh !== false) fresh.add(key);
+  }
   if (inputs.status !== undefined) device.status = inputs.status;
   fillFrame(f, program.refs, device);
+  fillValueFrame(f, program.valueKeys, device, fresh);
   fillAggregates(f, program.aggregates, inputs.aggregates ?? []);
   f.t = inputs.t ?? 0;
   return f;

@@ -21,7 +21,7 @@ import {
   type TDeviceState,
   type TPendingDevice,
 } from './device-state.js';
-import { valueOrNaN } from './device-values.js';
+import { valueOrNaN, type TLatestPoint } from './device-values.js';
 import { emptyCounters, evaluateDevice, type TRuleEngineCounters } from './evaluate-device.js';
 import { AlertPublisher } from '../alerts/live-publisher.js';
 import type { TEngineDeps } from './outcome.js';
@@ -107,7 +107,13 @@ export class RuleEngine {
         continue;
       }
       if (prev !== undefined) this.counters.coalesced += 1;
-      queued.pending.points.set(row.key, { ts: row.ts, vs: [valueOrNaN(row.v1), valueOrNaN(row.v2), valueOrNaN(row.v3)] });
+      const point: TLatestPoint = { ts: row.ts, vs: [valueOrNaN(row.v1), valueOrNaN(row.v2), valueOrNaN(row.v3)] };
+      if (row.value !== undefined) {
+        point.value = row.value;
+        // `changed` compares with the point just before, even when the engine never evaluates that one.
+        if (prev?.value !== undefined) point.prev = prev.value;
+      }
+      queued.pending.points.set(row.key, point);
     }
     for (const row of batch.status) {
       const queued = queuedOf(row.deviceId);
@@ -183,7 +189,7 @@ export class RuleEngine {
     let fresh: ReturnType<typeof applyPending>;
     if (!state) {
       state = {
-        values: await loadDeviceValues(db, device.id),
+        values: await loadDeviceValues(db, device.id, rules.usesChanged),
         rules: null,
         runtimes: new Map(),
         loadedAt: now,
@@ -194,7 +200,7 @@ export class RuleEngine {
     } else {
       fresh = applyPending(state.values, pending, false);
       if (now - state.loadedAt >= DEVICE_STATE_REFRESH_MS) {
-        mergeNewer(state.values, await loadDeviceValues(db, device.id));
+        mergeNewer(state.values, await loadDeviceValues(db, device.id, rules.usesChanged));
         state.rules = null;
         state.loadedAt = now;
       }

@@ -9,12 +9,12 @@ import type { TIngestDevice } from '../ingest/directory.js';
 import { readAggregates } from './aggregates.js';
 import type { TCompiledRule } from './compile-program.js';
 import { unitsFor, type TDeviceState, type TFresh, type TRuleRuntime } from './device-state.js';
-import { fillAggregates, fillFrame } from './device-values.js';
+import { fillAggregates, fillFrame, fillValueFrame } from './device-values.js';
 import { createFrame, type TEvalFrame } from './frame.js';
 import { applyOutcome, type TEngineDeps } from './outcome.js';
 import type { TProjectRules, TRuleUnit } from './rule-set.js';
 import { heldRowIndex, stateId, writeHeld } from './rule-state-store.js';
-import { TRUE, UNKNOWN } from './truth.js';
+import { FALSE, TRUE, UNKNOWN } from './truth.js';
 
 /** In-process engine counters (since start). */
 export interface TRuleEngineCounters {
@@ -75,8 +75,9 @@ export async function evaluateDevice(
       const runtime = state.runtimes.get(stateId(unit.kind, unit.id, rule.index));
       if (!runtime) continue;
       if (!frame) {
-        frame = createFrame(program.refs.length, program.aggregates.length, 0);
+        frame = createFrame(program.refs.length, program.aggregates.length, 0, program.valueKeys.length);
         fillFrame(frame, program.refs, state.values);
+        if (program.valueKeys.length > 0) fillValueFrame(frame, program.valueKeys, state.values, fresh.keys);
         frame.t = state.t;
         if (program.aggregates.length > 0) {
           fillAggregates(frame, program.aggregates, await readAggregates(deps.db, device.id, program.aggregates, state.t));
@@ -93,6 +94,9 @@ export async function evaluateDevice(
       const outcome = await applyOutcome(deps, { rules, unit, rule, runtime, device, frame, truth, clearTruth });
       if (outcome === 'fired' || outcome === 'opened') counters.fired += 1;
       if (outcome === 'opened') counters.alertsOpened += 1;
+      // A change is a moment: the rule is false again right after it (re-armed; its alert clears at once).
+      if (rule.momentary && truth === TRUE)
+        await applyOutcome(deps, { rules, unit, rule, runtime, device, frame, truth: FALSE, clearTruth: null });
     }
   }
 }

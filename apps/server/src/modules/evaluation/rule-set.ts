@@ -38,6 +38,8 @@ export interface TProjectRules {
   units: TRuleUnit[];
   /** App rules by device id. */
   appUnits: Map<number, TRuleUnit[]>;
+  /** Some rule tests `changed`: a device's previous values of non-numeric keys are read with its latest ones. */
+  usesChanged: boolean;
 }
 
 /** True when the project has no rule at all that could fire for `deviceId`. */
@@ -115,8 +117,10 @@ export async function loadProjectRules(db: Db, projectId: number, log: Logger): 
     if (list) list.push(unit);
     else appUnits.set(rule.deviceId, [unit]);
   }
+  const momentary = (u: TRuleUnit) => u.program.rules.some((r) => r.momentary);
   return {
     projectId,
+    usesChanged: units.some(momentary) || [...appUnits.values()].some((list) => list.some(momentary)),
     tenantId: project.tenantId,
     productId: project.productId,
     ruleType: project.ruleType,

@@ -26,12 +26,25 @@ export function slotIndex(slot: TTelemetrySlot): number {
   return TELEMETRY_SLOTS.indexOf(slot);
 }
 
-/** Assigns indexes to the telemetry values and aggregates of one program, each distinct one once. */
+/** Assigns indexes to the telemetry values, aggregates and tested non-numeric keys of one program, each once. */
 export class ProgramSymbols {
   readonly refs: TTelemetryRef[] = [];
   readonly aggregates: TAggregateRef[] = [];
+  /** Keys whose (non-numeric) value a `value` condition tests, in the order of the frame's `raw` and `changed`. */
+  readonly valueKeys: string[] = [];
   private readonly refIndex = new Map<string, number>();
   private readonly aggregateIndex = new Map<string, number>();
+  private readonly valueIndex = new Map<string, number>();
+
+  /** The index of non-numeric `key` in the frame's `raw` and `changed`. */
+  value(key: string): number {
+    let i = this.valueIndex.get(key);
+    if (i === undefined) {
+      i = this.valueKeys.push(key) - 1;
+      this.valueIndex.set(key, i);
+    }
+    return i;
+  }
 
   /** The index of `key`.`slot` in the frame's `values`. */
   telemetry(key: string, slot: TTelemetrySlot): number {

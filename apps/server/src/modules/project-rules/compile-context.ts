@@ -9,7 +9,7 @@ import type { TRulesProject } from './ownership.js';
 /** Loads the compile context of `project` (already checked to be the caller's). */
 export async function loadCompileContext(db: Db, project: TRulesProject): Promise<TCompileContext> {
   const sensors = await db
-    .select({ key: projectSensors.key, value_count: projectSensors.valueCount })
+    .select({ key: projectSensors.key, value_count: projectSensors.valueCount, value_type: projectSensors.valueType })
     .from(projectSensors)
     .where(eq(projectSensors.projectId, project.id));
   const properties = await readProperties(db, project.id);

@@ -18,6 +18,7 @@ export function presentSimpleRule(r: TSimpleRuleRow): TSimpleRule {
     slot: r.slot,
     op: r.op,
     threshold: r.threshold,
+    value: r.value,
     duration_s: r.durationS,
     level: r.level,
     message: r.message,

@@ -1,13 +1,16 @@
 /**
  * Simple rules (spec §7 rules "simples list, add, update, delete"): one telemetry threshold each, at most
  * SIMPLE_RULES_MAX per project, names unique per project. The telemetry key must be one of the project's sensors and
- * the slot within its values per point.
+ * the slot within its values per point; the operator, threshold and value must fit the key's value type
+ * (simpleRuleProblem, docs/decisions/rules.md "Keys that are not numbers").
  */
 import { and, asc, count, eq } from 'drizzle-orm';
 import {
   RuleErrorCode,
   SIMPLE_RULES_MAX,
+  simpleRuleProblem,
   TELEMETRY_SLOTS,
+  type TSimpleRuleTest,
   type TListQuery,
   type TSimpleRule,
   type TSimpleRuleInput,
@@ -16,7 +19,7 @@ import {
 } from '@tessera/contracts';
 import { pageOf } from '../../db/paging.js';
 import type { Db } from '../../db/client.js';
-import { badRequest, conflict, notFound } from '../../core/errors.js';
+import { AppError, badRequest, conflict, notFound } from '../../core/errors.js';
 import { projectSensors, projectSimpleRules } from '../../db/schema.js';
 import { isUniqueViolation } from '../../db/sql-helpers.js';
 import { ownedProject } from './ownership.js';
@@ -39,7 +42,8 @@ export async function listSimpleRules(db: Db, tenantId: number, projectId: numbe
 
 /**
  * POST simples.
- * @throws AppError 404 (project), 400 (key not a sensor, slot past its values), 409 (name taken, limit reached).
+ * @throws AppError 404 (project), 400 (key not a sensor, slot past its values; RULE_OP_MISMATCH: op, threshold, value
+ *   or duration not fitting the key's value type), 409 (name taken, limit reached).
  */
 export async function createSimpleRule(
   db: Db,
@@ -51,7 +55,7 @@ export async function createSimpleRule(
   try {
     const rule = await db.transaction(async (tx) => {
       await ownedProject(tx, tenantId, projectId, true);
-      await assertSensorSlot(tx, projectId, input.key, input.slot);
+      await assertFitsSensor(tx, projectId, input);
       const [{ n }] = await tx.select({ n: count() }).from(projectSimpleRules).where(eq(projectSimpleRules.projectId, projectId));
       if (n >= SIMPLE_RULES_MAX) throw conflict(`a project has at most ${SIMPLE_RULES_MAX} simple rules`, RuleErrorCode.LimitReached);
       const now = Date.now();
@@ -80,9 +84,8 @@ export async function updateSimpleRule(
 ): Promise<TSimpleRule> {
   await ownedProject(db, tenantId, projectId);
   const rule = await ownedRule(db, projectId, ruleId);
-  if (input.key !== undefined || input.slot !== undefined) {
-    await assertSensorSlot(db, projectId, input.key ?? rule.key, input.slot ?? rule.slot);
-  }
+  const test = testFields(input, rule);
+  if (Object.keys(test).some((f) => input[f as keyof TSimpleRuleUpdate] !== undefined)) await assertFitsSensor(db, projectId, test);
   try {
     const [row] = await db
       .update(projectSimpleRules)
@@ -114,15 +117,36 @@ async function ownedRule(db: Db, projectId: number, ruleId: number): Promise<TSi
   return row;
 }
 
-/** @throws AppError 400 when `key` is not a sensor of the project or `slot` is past its values per point. */
-async function assertSensorSlot(db: Db, projectId: number, key: string, slot: (typeof TELEMETRY_SLOTS)[number]): Promise<void> {
+/** The fields of the rule after `input` is applied to `rule`, that must fit the key together. */
+function testFields(input: TSimpleRuleUpdate, rule: TSimpleRuleRow): TSimpleRuleTest {
+  return {
+    key: input.key ?? rule.key,
+    slot: input.slot ?? rule.slot,
+    op: input.op ?? rule.op,
+    threshold: input.threshold !== undefined ? input.threshold : rule.threshold,
+    value: input.value !== undefined ? input.value : rule.value,
+    duration_s: input.duration_s ?? rule.durationS,
+  };
+}
+
+/**
+ * @throws AppError 400 when `key` is not a sensor of the project or `slot` is past its values per point, and 400
+ *   RULE_OP_MISMATCH (the message starts with the field's name, `details` names it) when the operator, threshold,
+ *   value or duration does not fit the key's value type.
+ */
+async function assertFitsSensor(db: Db, projectId: number, rule: TSimpleRuleTest): Promise<void> {
   const [sensor] = await db
-    .select({ valueCount: projectSensors.valueCount })
+    .select({ valueCount: projectSensors.valueCount, valueType: projectSensors.valueType })
     .from(projectSensors)
-    .where(and(eq(projectSensors.projectId, projectId), eq(projectSensors.key, key)));
-  if (!sensor) throw badRequest(`"${key}" is not a telemetry key of this project`);
-  if (TELEMETRY_SLOTS.indexOf(slot) >= sensor.valueCount)
-    throw badRequest(`${key} carries ${sensor.valueCount} value(s); ${slot} does not exist`);
+    .where(and(eq(projectSensors.projectId, projectId), eq(projectSensors.key, rule.key)));
+  if (!sensor) throw badRequest(`"${rule.key}" is not a telemetry key of this project`);
+  if (TELEMETRY_SLOTS.indexOf(rule.slot) >= sensor.valueCount)
+    throw badRequest(`${rule.key} carries ${sensor.valueCount} value(s); ${rule.slot} does not exist`);
+  const problem = simpleRuleProblem(sensor.valueType, rule);
+  if (problem)
+    throw new AppError(400, RuleErrorCode.OpMismatch, `${problem.field}: ${problem.message}`, [
+      { path: problem.field, message: problem.message },
+    ]);
 }
 
 type TRuleColumns = Omit<typeof projectSimpleRules.$inferInsert, 'id' | 'projectId' | 'createdAt' | 'updatedAt'>;
@@ -138,6 +162,7 @@ function toColumns(input: TSimpleRuleUpdate): Partial<TRuleColumns> {
     slot: input.slot,
     op: input.op,
     threshold: input.threshold,
+    value: input.value,
     durationS: input.duration_s,
     level: input.level,
     message: input.message,

@@ -6,13 +6,17 @@ import {
   type TCompileError,
   type TCompileErrorCode,
   type TStatusGroup,
+  type TTelemetryValueType,
 } from '@tessera/contracts';
 import type { TBlockNode } from './nodes.js';
 
 /** The project facts a workspace is checked against. */
 export interface TCompileContext {
-  /** The project's sensors: telemetry keys and how many values (v1..v3) a point carries. */
-  sensors: readonly { key: string; value_count: number }[];
+  /**
+   * The project's sensors: telemetry keys, how many values (v1..v3) a point carries and the type of its values
+   * (absent: number).
+   */
+  sensors: readonly { key: string; value_count: number; value_type?: TTelemetryValueType }[];
   /** The project's status definition. */
   statusGroups: readonly TStatusGroup[];
   /** Names of the project's blockly-setting properties. */

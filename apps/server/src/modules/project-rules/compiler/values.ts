@@ -109,12 +109,20 @@ function compileValue(scope: TScope, node: TBlockNode, depth: number): TValue | 
   }
 }
 
-/** KEY and SLOT: one of the project's sensors, and a slot within its values per point. */
+/** KEY and SLOT: one of the project's number sensors, and a slot within its values per point. */
 function keySlot(scope: TScope, node: TBlockNode): { key: string; slot: (typeof TELEMETRY_SLOTS)[number] } | null {
   const key = textField(node, 'KEY');
   const slot = choiceField(scope, node, 'SLOT', TELEMETRY_SLOTS);
   const sensor = scope.ctx.sensors.find((s) => s.key === key);
   if (!sensor) return fail(scope, node, 'unknown_key', `"${key}" is not a telemetry key of this project`);
+  if (sensor.value_type !== undefined && sensor.value_type !== 'number') {
+    return fail(
+      scope,
+      node,
+      'type_mismatch',
+      `${key} holds ${sensor.value_type} values, not numbers: test it with a simple rule (equals, contains, changed)`,
+    );
+  }
   if (slot === null) return null;
   if (TELEMETRY_SLOTS.indexOf(slot) >= sensor.value_count) {
     return fail(scope, node, 'slot_out_of_range', `${key} carries ${sensor.value_count} value(s); ${slot} does not exist`);

@@ -1,0 +1,2 @@
+ALTER TABLE "project_simple_rules" ALTER COLUMN "threshold" DROP NOT NULL;--> statement-breakpoint
+ALTER TABLE "project_simple_rules" ADD COLUMN "value" jsonb;
