@@ -1,6 +1,6 @@
 /**
- * /project/detail/{id}/system: project settings, provisioning details, the gateway setting, telemetry retention and disk use, the cloud
- * fee estimate and "copy project".
+ * /project/detail/{id}/system: project settings, provisioning details, the gateway and undeclared-key settings, telemetry
+ * retention and disk use, the cloud fee estimate and "copy project".
  */
 import { Card, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { FeeEstimateCard } from './FeeEstimateCard';
 import { GatewaySettingCard } from './GatewaySettingCard';
 import { ProjectSettingsForm } from './ProjectSettingsForm';
 import { ProvisioningCard } from './ProvisioningCard';
+import { UndeclaredKeySettingCard } from './UndeclaredKeySettingCard';
 
 /** The system tab. */
 export default function SystemTab() {
@@ -29,6 +30,9 @@ export default function SystemTab() {
       </Card>
       <Card size="small" title={t('projectSettings.gateway.title')} data-testid="gateway-setting-card">
         <GatewaySettingCard projectId={projectId} />
+      </Card>
+      <Card size="small" title={t('projectSettings.undeclaredKeys.title')} data-testid="undeclared-key-setting-card">
+        <UndeclaredKeySettingCard projectId={projectId} />
       </Card>
       <Card size="small" title={t('telemetryStore.retentionTitle')}>
         <RetentionCard projectId={projectId} />

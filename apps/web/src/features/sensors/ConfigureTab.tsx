@@ -1,5 +1,6 @@
 /**
- * /project/detail/{id}/configure (spec §2): sensor bus, sensors (with sync) and the device status definition.
+ * /project/detail/{id}/configure (spec §2): sensor bus, sensors (with sync), the keys offered for declaration
+ * (docs/decisions/telemetry.md "Undeclared keys") and the device status definition.
  * One unsaved-changes prompt for the whole tab (react-router allows one blocker), fed by each card.
  */
 import { Flex } from 'antd';
@@ -9,6 +10,7 @@ import { useUnsavedChangesPrompt } from '../../lib/useUnsavedChangesPrompt';
 import { SensorBusCard } from './SensorBusCard';
 import { SensorsCard } from './SensorsCard';
 import { StatusCard } from './StatusCard';
+import { UndeclaredKeysCard } from './UndeclaredKeysCard';
 
 type TCard = 'bus' | 'sensors' | 'status';
 
@@ -25,6 +27,7 @@ export default function ConfigureTab() {
     <Flex vertical gap={16} data-testid="configure-tab">
       <SensorBusCard projectId={projectId} onDirty={onBus} />
       <SensorsCard projectId={projectId} onDirty={onSensors} />
+      <UndeclaredKeysCard projectId={projectId} />
       <StatusCard projectId={projectId} onDirty={onStatus} />
     </Flex>
   );
