@@ -24,3 +24,4 @@ export * from '../src/modules/line/line.fixtures.js';
 export * from './fake-openai.js';
 export * from '../src/modules/telemetry-store/migration-fixture.js';
 export * from './tls-fixture.js';
+export * from './mosquitto.js';

@@ -57,3 +57,4 @@ export * from './device-gateways.js';
 export * from './device-certificates.js';
 export * from './webhooks.js';
 export * from './lorawan.js';
+export * from './lorawan-mqtt.js';

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod';
 import { ZIdText } from './input.js';
+import { LORAWAN_TRANSPORTS, ZLorawanMqtt, ZLorawanMqttInput } from './lorawan-mqtt.js';
 import { INGEST_REJECT_REASONS } from './protocol.js';
 import { ZTelemetryKey } from './telemetry.js';
 
@@ -61,14 +62,25 @@ export const ZLorawanMappingEntry = z.object({
 export type TLorawanMappingEntry = z.infer<typeof ZLorawanMappingEntry>;
 
 /**
- * POST and PUT integrations: a name, which network server sends, and the mapping. An empty mapping stores each
- * top-level field of the decoded payload under the project key of the same name.
+ * POST and PUT integrations: a name, which network server sends, the mapping, and how uplinks arrive. An empty
+ * mapping stores each top-level field of the decoded payload under the project key of the same name. `transport`
+ * `mqtt` (ChirpStack only) needs `mqtt`, the broker to subscribe to; `webhook` ignores it.
  */
-export const ZLorawanIntegrationInput = z.object({
-  name: z.string().trim().min(1).max(64),
-  network_server: z.enum(LORAWAN_NETWORK_SERVERS),
-  mapping: z.array(ZLorawanMappingEntry).max(LORAWAN_MAPPING_MAX).default([]),
-});
+export const ZLorawanIntegrationInput = z
+  .object({
+    name: z.string().trim().min(1).max(64),
+    network_server: z.enum(LORAWAN_NETWORK_SERVERS),
+    mapping: z.array(ZLorawanMappingEntry).max(LORAWAN_MAPPING_MAX).default([]),
+    transport: z.enum(LORAWAN_TRANSPORTS).default('webhook'),
+    mqtt: ZLorawanMqttInput.nullable().optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.transport !== 'mqtt') return;
+    if (v.network_server !== 'chirpstack') {
+      ctx.addIssue({ code: 'custom', path: ['transport'], message: "MQTT is ChirpStack's integration: choose chirpstack" });
+    }
+    if (!v.mqtt) ctx.addIssue({ code: 'custom', path: ['mqtt'], message: 'the broker (url, application_id) is required for MQTT' });
+  });
 export type TLorawanIntegrationInput = z.input<typeof ZLorawanIntegrationInput>;
 
 /** An integration as answered: its webhook path, its secret only masked, and what it received so far. */
@@ -78,6 +90,9 @@ export const ZLorawanIntegration = z.object({
   name: z.string(),
   network_server: z.enum(LORAWAN_NETWORK_SERVERS),
   mapping: z.array(ZLorawanMappingEntry),
+  transport: z.enum(LORAWAN_TRANSPORTS),
+  /** The broker subscribed to (transport `mqtt`), else null. */
+  mqtt: ZLorawanMqtt.nullable(),
   /** The path the network server POSTs to, on this server's origin (`/lorawan/v1/{id}/{network_server}`). */
   webhook_path: z.string(),
   secret_masked: z.string(),
@@ -112,7 +127,7 @@ export const ZLorawanUplinkLogEntry = z.object({
   reason: z.enum(LORAWAN_REFUSALS).nullable(),
   detail: z.string(),
   points: z.number().int(),
-  /** The HTTP status answered to the network server. */
+  /** The HTTP status answered to the network server (over MQTT: the status the webhook would have answered). */
   status: z.number().int(),
   body: z.string(),
   truncated: z.boolean(),

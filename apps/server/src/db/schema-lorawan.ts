@@ -4,7 +4,7 @@
  * the last payloads each integration received. Part of the one Drizzle schema: schema.ts re-exports this file.
  */
 import type { TLorawanMappingEntry } from '@tessera/contracts';
-import { LORAWAN_NETWORK_SERVERS, LORAWAN_OUTCOMES } from '@tessera/contracts';
+import { LORAWAN_MQTT_STATES, LORAWAN_NETWORK_SERVERS, LORAWAN_OUTCOMES, LORAWAN_TRANSPORTS } from '@tessera/contracts';
 import { bigint, boolean, index, integer, jsonb, pgTable, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { createdAt, epochMs, updatedAt } from './columns.js';
 import { tenants } from './schema-accounts.js';
@@ -51,6 +51,18 @@ export const lorawanIntegrations = pgTable(
     uplinksRefused: bigint('uplinks_refused', { mode: 'number' }).notNull().default(0),
     eventsIgnored: bigint('events_ignored', { mode: 'number' }).notNull().default(0),
     lastReceivedAt: epochMs('last_received_at'),
+    /** `webhook`: the network server POSTs; `mqtt`: Tessera subscribes to ChirpStack's broker (the columns below). */
+    transport: text('transport', { enum: LORAWAN_TRANSPORTS }).notNull().default('webhook'),
+    mqttUrl: text('mqtt_url'),
+    mqttUsername: text('mqtt_username'),
+    /** The broker password sealed by core/secret-box.ts (context `lorawan:{projectId}:mqtt_password`), or null. */
+    mqttPasswordSealed: text('mqtt_password_sealed'),
+    mqttPasswordHint: text('mqtt_password_hint'),
+    mqttApplicationId: text('mqtt_application_id'),
+    /** The subscription's state as a replica last wrote it, when, and the last connection error. */
+    mqttState: text('mqtt_state', { enum: LORAWAN_MQTT_STATES }),
+    mqttStateAt: epochMs('mqtt_state_at'),
+    mqttError: text('mqtt_error'),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

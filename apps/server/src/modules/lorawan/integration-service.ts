@@ -1,7 +1,8 @@
 /**
  * A project's LoRaWAN integrations (docs/decisions/lorawan.md): list, create (answers the secret once), update (name,
- * network server, mapping), delete, rotate the secret. Vendor only, in the caller's tenant; another tenant's project or
- * integration answers 404.
+ * network server, mapping, transport and broker), delete, rotate the secret. Vendor only, in the caller's tenant;
+ * another tenant's project or integration answers 404. A broker password is sealed with the deployment's secret box
+ * (SECRETS_KEY, `secretsKey` here) and never answered.
  */
 import { and, asc, count, eq } from 'drizzle-orm';
 import {
@@ -14,10 +15,11 @@ import {
 } from '@tessera/contracts';
 import { randomSecret, sha256 } from '../../core/crypto.js';
 import { conflict, notFound } from '../../core/errors.js';
-import { maskSecret } from '../../core/secret-box.js';
+import { maskSecret, secretBoxFor } from '../../core/secret-box.js';
 import type { Db } from '../../db/client.js';
 import { lorawanIntegrations } from '../../db/schema.js';
 import { ownedProject } from '../project-settings/owned-project.js';
+import { mqttColumns, presentMqtt } from './mqtt-settings.js';
 
 type TRow = typeof lorawanIntegrations.$inferSelect;
 
@@ -29,6 +31,8 @@ export function presentIntegration(row: TRow): TLorawanIntegration {
     name: row.name,
     network_server: row.networkServer,
     mapping: row.mapping,
+    transport: row.transport,
+    mqtt: presentMqtt(row),
     webhook_path: lorawanPaths.webhook(row.id, row.networkServer),
     secret_masked: maskSecret(row.secretHint),
     uplinks_stored: row.uplinksStored,
@@ -71,7 +75,8 @@ export async function ownedIntegration(db: Db, tenantId: number, projectId: numb
 }
 
 /**
- * Adds an integration to the project; answers it with its new secret in full (shown this once).
+ * Adds an integration to the project; answers it with its new secret in full (shown this once). `secretsKey` is
+ * SECRETS_KEY (the secret box that seals a broker password).
  * @throws AppError 404 for a project not in the tenant; 409 CONFLICT past {@link MAX_LORAWAN_INTEGRATIONS_PER_PROJECT}.
  */
 export async function createIntegration(
@@ -79,6 +84,7 @@ export async function createIntegration(
   tenantId: number,
   projectId: number,
   input: TLorawanIntegrationInput,
+  secretsKey?: string,
 ): Promise<TLorawanIntegrationWithSecret> {
   await ownedProject(db, tenantId, projectId);
   const values = ZLorawanIntegrationInput.parse(input);
@@ -87,26 +93,32 @@ export async function createIntegration(
     throw conflict(`a project has at most ${MAX_LORAWAN_INTEGRATIONS_PER_PROJECT} LoRaWAN integrations`);
   }
   const { secret, stored } = newSecret();
+  const mqtt = mqttColumns(await secretBoxFor(db, secretsKey), projectId, values.transport, values.mqtt, null);
   const [row] = await db
     .insert(lorawanIntegrations)
-    .values({ tenantId, projectId, name: values.name, networkServer: values.network_server, mapping: values.mapping, ...stored })
+    .values({ tenantId, projectId, name: values.name, networkServer: values.network_server, mapping: values.mapping, ...stored, ...mqtt })
     .returning();
   return { ...presentIntegration(row!), secret };
 }
 
-/** Replaces an integration's name, network server and mapping. @throws AppError 404 when it is not the tenant's. */
+/**
+ * Replaces an integration's name, network server, mapping and transport (a broker password omitted is kept).
+ * @throws AppError 404 when it is not the tenant's.
+ */
 export async function updateIntegration(
   db: Db,
   tenantId: number,
   projectId: number,
   id: number,
   input: TLorawanIntegrationInput,
+  secretsKey?: string,
 ): Promise<TLorawanIntegration> {
-  await ownedIntegration(db, tenantId, projectId, id);
+  const current = await ownedIntegration(db, tenantId, projectId, id);
   const values = ZLorawanIntegrationInput.parse(input);
+  const mqtt = mqttColumns(await secretBoxFor(db, secretsKey), projectId, values.transport, values.mqtt, current);
   const [row] = await db
     .update(lorawanIntegrations)
-    .set({ name: values.name, networkServer: values.network_server, mapping: values.mapping, updatedAt: Date.now() })
+    .set({ name: values.name, networkServer: values.network_server, mapping: values.mapping, ...mqtt, updatedAt: Date.now() })
     .where(eq(lorawanIntegrations.id, id))
     .returning();
   return presentIntegration(row!);

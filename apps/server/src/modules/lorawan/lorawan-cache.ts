@@ -106,6 +106,11 @@ export interface TLorawanRuntime {
    * @throws the database error when the notification could not be sent.
    */
   changed(change: `integration:${number}` | 'devices'): Promise<void>;
+  /**
+   * Calls `listener` with every change, made here or notified by another replica (`all` when the listener restarted
+   * and changes may have been missed).
+   */
+  onChange(listener: (change: string) => void): void;
 }
 
 const runtimes = new WeakMap<TAppContext, TLorawanRuntime & { close(): Promise<void> }>();
@@ -119,19 +124,33 @@ export function lorawanRuntime(ctx: TAppContext, onClose: (stop: () => Promise<v
   if (known) return known;
   const directory = new LorawanDirectory(ctx.db);
   const uplinkLog = new UplinkLogWriter(ctx.db, ctx.log);
+  const listeners: ((change: string) => void)[] = [];
+  const tell = (change: string) => {
+    for (const l of listeners) l(change);
+  };
   const listener: TDatabaseListener = startDatabaseListener({
     database: ctx.database,
     channel: LORAWAN_CHANGED_CHANNEL,
     log: ctx.log,
-    onNotify: (payload) => directory.forget(payload),
-    onListening: () => directory.forgetAll(),
+    onNotify: (payload) => {
+      directory.forget(payload);
+      tell(payload);
+    },
+    onListening: () => {
+      directory.forgetAll();
+      tell('all');
+    },
   });
   const runtime = {
     directory,
     uplinkLog,
     async changed(change: `integration:${number}` | 'devices') {
       directory.forget(change);
+      tell(change);
       await ctx.db.execute(sql`select pg_notify(${LORAWAN_CHANGED_CHANNEL}, ${change})`);
+    },
+    onChange(l: (change: string) => void) {
+      listeners.push(l);
     },
     async close() {
       await uplinkLog.close();

@@ -13,7 +13,7 @@ import type { ThrottledLog } from '../../core/throttled-log.js';
 import { IngestClosedError } from '../ingest/commit.js';
 import { mapDecodedPayload } from './mapping.js';
 import { readNetworkServerEvent } from './uplink-body.js';
-import type { LorawanDirectory } from './lorawan-cache.js';
+import type { LorawanDirectory, TIntegrationRow } from './lorawan-cache.js';
 import type { TUplinkRecord, UplinkLogWriter } from './uplink-log.js';
 
 /** What the webhook was sent. */
@@ -59,11 +59,20 @@ async function authenticate(directory: LorawanDirectory, id: number, secret: str
   return row;
 }
 
+/** One event of a network server, read from a webhook request or an MQTT message. */
+export interface TNetworkServerDelivery {
+  networkServer: TLorawanNetworkServer;
+  /** ChirpStack's event type (`?event=`, or the topic's last level). */
+  chirpstackEvent: string | undefined;
+  body: Buffer;
+  /** When it arrived (epoch ms): the points' time when the network server gives none. */
+  receivedAt: number;
+}
+
 /**
  * Handles one webhook request.
- * @throws AppError 401 (unknown integration, wrong secret), 404 (the URL names the other network server), 400
- * (not JSON, or not a shape of that network server: recorded), 429 (over the device's rate: recorded), 503 (the server
- * is stopping: nothing stored, the network server may retry).
+ * @throws AppError 401 (unknown integration, wrong secret), 404 (the URL names the other network server, or the
+ * integration takes its uplinks over MQTT), and what {@link handleNetworkServerEvent} throws.
  */
 export async function receiveUplink(deps: TUplinkDeps, req: TUplinkRequest): Promise<TUplinkReply> {
   const integration = await authenticate(deps.directory, req.integrationId, req.secret);
@@ -72,6 +81,21 @@ export async function receiveUplink(deps: TUplinkDeps, req: TUplinkRequest): Pro
       `this integration takes ${integration.networkServer}: ${lorawanPaths.webhook(integration.id, integration.networkServer)}`,
     );
   }
+  if (integration.transport !== 'webhook') throw notFound("this integration reads its uplinks from ChirpStack's MQTT broker");
+  return handleNetworkServerEvent(deps, integration, req);
+}
+
+/**
+ * Reads one event of `integration`'s network server, stores an uplink's mapped points through the ingest pipeline
+ * (resolving once they are committed) and records it in the last payloads.
+ * @throws AppError 400 (not JSON, or not a shape of that network server: recorded), 429 (over the device's rate:
+ * recorded), 503 (the server is stopping: nothing stored or recorded, the sender may retry).
+ */
+export async function handleNetworkServerEvent(
+  deps: TUplinkDeps,
+  integration: TIntegrationRow,
+  req: TNetworkServerDelivery,
+): Promise<TUplinkReply> {
   const base = { integrationId: integration.id, receivedAt: req.receivedAt, body: req.body };
   const record = (entry: Omit<TUplinkRecord, keyof typeof base>) => deps.uplinkLog.record({ ...base, ...entry });
   const refuse = async (

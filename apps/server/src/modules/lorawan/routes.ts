@@ -69,7 +69,12 @@ export async function lorawanRoutes(app: TApp, ctx: TAppContext): Promise<void> 
         response: { 201: ZLorawanIntegrationWithSecret },
       },
     },
-    async (req, reply) => reply.status(201).send(await createIntegration(db, tenant(req), req.params.id, req.body)),
+    async (req, reply) => {
+      const created = await createIntegration(db, tenant(req), req.params.id, req.body, ctx.config.secretsKey);
+      // Every replica's MQTT subscriptions learn of it (an integration over MQTT starts consuming).
+      await lorawan.changed(`integration:${created.id}`);
+      return reply.status(201).send(created);
+    },
   );
   app.put(
     '/projects/:id/lorawan/:integrationId',
@@ -77,14 +82,14 @@ export async function lorawanRoutes(app: TApp, ctx: TAppContext): Promise<void> 
       ...vendor,
       schema: {
         tags,
-        summary: "Change a LoRaWAN integration's name, network server or field mapping",
+        summary: "Change a LoRaWAN integration's name, network server, field mapping or transport",
         params: ZLorawanIntegrationParams,
         body: ZLorawanIntegrationInput,
         response: { 200: ZLorawanIntegration },
       },
     },
     async (req) => {
-      const updated = await updateIntegration(db, tenant(req), req.params.id, req.params.integrationId, req.body);
+      const updated = await updateIntegration(db, tenant(req), req.params.id, req.params.integrationId, req.body, ctx.config.secretsKey);
       await lorawan.changed(`integration:${updated.id}`);
       return updated;
     },

@@ -12,6 +12,7 @@ import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import { ThrottledLog } from '../../core/throttled-log.js';
 import { lorawanRuntime } from './lorawan-cache.js';
+import { LorawanMqttSubscriptions } from './mqtt-subscriptions.js';
 import { receiveUplink } from './receive-uplink.js';
 
 /** Requests per integration and window (in memory, per replica): 100 a second on average, a whole application's uplinks. */
@@ -23,7 +24,25 @@ const ZWebhookQuery = z.object({ event: z.string().max(32).optional() });
 /** Registers the uplink webhook (prefix `''`). */
 export async function lorawanWebhookRoutes(app: TApp, ctx: TAppContext): Promise<void> {
   const log = new ThrottledLog(ctx.log);
-  const { directory, uplinkLog } = lorawanRuntime(ctx, (stop) => app.addHook('onClose', stop));
+  const runtime = lorawanRuntime(ctx, (stop) => app.addHook('onClose', stop));
+  const { directory, uplinkLog } = runtime;
+  // Integrations over MQTT: consumed from when the server listens (their client ids name its port) until it stops.
+  const subscriptions = new LorawanMqttSubscriptions({
+    db: ctx.db,
+    runtime,
+    bus: ctx.bus,
+    log: ctx.log,
+    throttled: log,
+    shareGroup: ctx.config.mqttShareGroup,
+    secretsKey: ctx.config.secretsKey,
+  });
+  runtime.onChange((change) => void subscriptions.changed(change));
+  app.addHook('onListen', async () => {
+    const address = app.server.address();
+    await subscriptions.start(typeof address === 'object' && address ? address.port : ctx.config.port);
+  });
+  app.addHook('preClose', () => subscriptions.stopAccepting());
+  app.addHook('onClose', () => subscriptions.close());
   // The body is read as the bytes that came, whatever the content type, so the log shows what was sent.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer', bodyLimit: MQTT_MAX_PACKET_BYTES }, (_req, body, done) => done(null, body));

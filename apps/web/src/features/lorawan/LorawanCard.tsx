@@ -1,11 +1,12 @@
 /**
  * A project's LoRaWAN integrations beside its webhooks (docs/decisions/lorawan.md): each with its network server,
- * webhook URL, masked secret and what it received; add and change (name, network server, field mapping) in a dialog;
- * the URL and secret shown once after adding or rotating; the last payloads; delete after a confirmation.
+ * webhook URL and masked secret — or, over ChirpStack's MQTT integration, its broker, topic and connection state —
+ * and what it received; add and change in a dialog; the webhook's URL and secret shown once after adding or rotating;
+ * the last payloads; delete after a confirmation.
  */
 import { PlusOutlined } from '@ant-design/icons';
 import type { TLorawanIntegration, TLorawanIntegrationInput, TLorawanIntegrationWithSecret } from '@tessera/contracts';
-import { Alert, App, Button, Card, Popconfirm, Space, Table, Tag, Typography } from 'antd';
+import { Alert, App, Button, Card, Popconfirm, Space, Table, Tag, Tooltip, Typography } from 'antd';
 import dayjs from 'dayjs';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +14,30 @@ import { useDeleteLorawanIntegration, useLorawanIntegrations, useRotateLorawanSe
 import { IntegrationFormModal } from './IntegrationFormModal';
 import { SecretModal, webhookUrl } from './SecretModal';
 import { UplinksDrawer } from './UplinksDrawer';
+
+const STATE_COLOURS = { connecting: 'processing', connected: 'success', disconnected: 'error' } as const;
+
+/** An MQTT integration's connection state, its last error on hover. */
+function MqttState({ mqtt }: { mqtt: NonNullable<TLorawanIntegration['mqtt']> }) {
+  const { t } = useTranslation();
+  const tag = (
+    <Tag color={STATE_COLOURS[mqtt.state]} data-testid="lorawan-row-state">
+      {t(`lorawan.mqtt.states.${mqtt.state}`)}
+    </Tag>
+  );
+  return mqtt.last_error ? (
+    <Tooltip title={t('lorawan.mqtt.lastError', { error: mqtt.last_error })}>
+      <span>
+        {tag}
+        <Typography.Text type="danger" data-testid="lorawan-row-error">
+          {mqtt.last_error}
+        </Typography.Text>
+      </span>
+    </Tooltip>
+  ) : (
+    tag
+  );
+}
 
 /** The LoRaWAN card of project `projectId`. */
 export function LorawanCard({ projectId }: { projectId: number }) {
@@ -33,7 +58,8 @@ export function LorawanCard({ projectId }: { projectId: number }) {
       {
         onSuccess: (saved) => {
           setEditing(null);
-          if ('secret' in saved) setSecret(saved as TLorawanIntegrationWithSecret);
+          // An integration over MQTT has no webhook to give its URL and secret to.
+          if ('secret' in saved && saved.transport === 'webhook') setSecret(saved as TLorawanIntegrationWithSecret);
           else void message.success(t('common.saved'));
         },
         onError: () => void message.error(t('errors.saveFailed')),
@@ -66,14 +92,28 @@ export function LorawanCard({ projectId }: { projectId: number }) {
           { title: t('lorawan.networkServer'), dataIndex: 'network_server', render: (ns: string) => <Tag>{t(`lorawan.ns.${ns}`)}</Tag> },
           {
             title: t('lorawan.url'),
-            dataIndex: 'webhook_path',
-            render: (path: string) => (
-              <Typography.Text copyable code data-testid="lorawan-row-url">
-                {webhookUrl(path)}
-              </Typography.Text>
-            ),
+            key: 'url',
+            render: (_v, i) =>
+              i.mqtt ? (
+                <Space direction="vertical" size={0}>
+                  <Typography.Text code data-testid="lorawan-row-broker">
+                    {i.mqtt.url}
+                  </Typography.Text>
+                  <Typography.Text type="secondary" copyable>
+                    {i.mqtt.topic}
+                  </Typography.Text>
+                </Space>
+              ) : (
+                <Typography.Text copyable code data-testid="lorawan-row-url">
+                  {webhookUrl(i.webhook_path)}
+                </Typography.Text>
+              ),
           },
-          { title: t('lorawan.secret'), dataIndex: 'secret_masked', render: (s: string) => <Typography.Text code>{s}</Typography.Text> },
+          {
+            title: t('lorawan.access'),
+            key: 'secret',
+            render: (_v, i) => (i.mqtt ? <MqttState mqtt={i.mqtt} /> : <Typography.Text code>{i.secret_masked}</Typography.Text>),
+          },
           {
             title: t('lorawan.received'),
             key: 'received',
@@ -95,9 +135,11 @@ export function LorawanCard({ projectId }: { projectId: number }) {
                 <Button type="link" onClick={() => setEditing(i)} data-testid="lorawan-edit">
                   {t('lorawan.change')}
                 </Button>
-                <Popconfirm title={t('lorawan.rotateConfirm')} onConfirm={() => rotate.mutate(i.id, { onSuccess: setSecret })}>
-                  <Button type="link">{t('lorawan.rotate')}</Button>
-                </Popconfirm>
+                {i.transport === 'webhook' && (
+                  <Popconfirm title={t('lorawan.rotateConfirm')} onConfirm={() => rotate.mutate(i.id, { onSuccess: setSecret })}>
+                    <Button type="link">{t('lorawan.rotate')}</Button>
+                  </Popconfirm>
+                )}
                 <Popconfirm title={t('lorawan.deleteConfirm')} onConfirm={() => remove.mutate(i.id)}>
                   <Button type="link" danger data-testid="lorawan-delete">
                     {t('common.delete')}

@@ -19,11 +19,12 @@ export const lorawanKeys = {
   device: (tangramId: string) => ['lorawan', 'device', tangramId] as const,
 };
 
-/** GET projects/{id}/lorawan. */
+/** GET projects/{id}/lorawan; refreshed every 5 s while an MQTT integration is listed (its connection state changes). */
 export function useLorawanIntegrations(projectId: number) {
   return useQuery({
     queryKey: lorawanKeys.list(projectId),
     queryFn: () => http.get<TLorawanIntegrationList>(lorawanPaths.list(projectId)),
+    refetchInterval: (query) => (query.state.data?.data.some((i) => i.transport === 'mqtt') ? 5000 : false),
   });
 }
 
