@@ -81,7 +81,11 @@ export function UndeclaredKeysCard({ projectId }: { projectId: number }) {
                   <Button size="small" type="primary" onClick={() => setDeclaring(r)} data-testid={`undeclared-declare-${r.key}`}>
                     {t('sensors.undeclared.declare')}
                   </Button>
-                  <Popconfirm title={t('sensors.undeclared.discardConfirm', { key: r.key })} onConfirm={() => onDiscard(r.key)}>
+                  <Popconfirm
+                    title={t('sensors.undeclared.discardConfirm', { key: r.key })}
+                    onConfirm={() => onDiscard(r.key)}
+                    okButtonProps={{ 'data-testid': 'undeclared-discard-confirm' }}
+                  >
                     <Button size="small" danger data-testid={`undeclared-discard-${r.key}`}>
                       {t('sensors.undeclared.discard')}
                     </Button>
