@@ -3,8 +3,10 @@
  * 1-point `temperature` message at a time through each way into Tessera, acknowledged once committed —
  * native MQTT (`devices/{id}/telemetry`, PUBACK), ThingsBoard MQTT (`v1/devices/me/telemetry` with the access token,
  * PUBACK), ThingsBoard gateway MQTT (`v1/gateway/telemetry` naming one device behind the gateway, PUBACK), ThingsBoard
- * HTTP (`POST /api/v1/{token}/telemetry`, 200) and a ChirpStack v4 uplink webhook (`POST
- * /lorawan/v1/{id}/chirpstack?event=up`, 200). Closed loop (`inFlight` messages always unacknowledged, spread over the
+ * HTTP (`POST /api/v1/{token}/telemetry`, 200), a ChirpStack v4 uplink webhook (`POST
+ * /lorawan/v1/{id}/chirpstack?event=up`, 200) and ChirpStack's MQTT integration (an `up` event published with QoS 1
+ * to the bench's Mosquitto, `application/{app}/device/{devEui}/event/up`, counted once the server has committed as
+ * many uplinks as were published up to it: run.ts relays the server's count). Closed loop (`inFlight` messages always unacknowledged, spread over the
  * way's devices) or paced (`ratePerS` messages a second whatever is unacknowledged). Every point of a device gets a ts
  * of its own across all ways (a repeated one would be absorbed as a resend). Driven over the fork's IPC channel.
  */
@@ -14,7 +16,7 @@ import mqtt, { type MqttClient } from 'mqtt';
 import { percentile } from '../overload/stats.js';
 
 /** The ways a message comes in, in the order the bench runs them. */
-export const WAYS = ['native', 'thingsboard', 'gateway', 'http', 'lorawan'] as const;
+export const WAYS = ['native', 'thingsboard', 'gateway', 'http', 'lorawan', 'lorawan-mqtt'] as const;
 export type TWay = (typeof WAYS)[number];
 
 /** A device the load speaks for: `n` indexes its last-ts slot (shared by every way that names it). */
@@ -37,6 +39,16 @@ export interface TLoadSetup {
   httpDevices: TLoadDevice[];
   /** LoRaWAN integrations (webhook path and secret) and the DevEUIs of their project's devices. */
   lorawan: { path: string; secret: string; devices: { n: number; devEui: string }[] }[];
+  /**
+   * ChirpStack's MQTT integration broker (with the user ChirpStack publishes as) and the LoRaWAN integrations over MQTT
+   * (their application ids and devices), or null.
+   */
+  lorawanMqtt: {
+    url: string;
+    username: string;
+    password: string;
+    apps: { applicationId: string; devices: { n: number; devEui: string }[] }[];
+  } | null;
   /** How many devices there are in all (size of the last-ts table). */
   deviceCount: number;
   /** Messages kept unacknowledged in the closed loop, and HTTP sockets. */
@@ -45,6 +57,8 @@ export interface TLoadSetup {
 
 export type TLoadCommand =
   | { kind: 'setup'; setup: TLoadSetup }
+  /** LoRaWAN uplinks over MQTT the server committed so far (the broker acknowledges the publisher on receipt). */
+  | { kind: 'committed'; count: number }
   | { kind: 'run'; way: TWay; mode: 'closed' | 'paced'; warmupS: number; seconds: number; ratePerS: number }
   | { kind: 'end' };
 
@@ -73,6 +87,12 @@ let setup: TLoadSetup;
 let lastTs: number[] = [];
 const mqttClients: Record<'native' | 'thingsboard' | 'gateway', MqttClient[]> = { native: [], thingsboard: [], gateway: [] };
 let agent: Agent;
+/** ChirpStack's connection to its broker. */
+let chirpstack: MqttClient | null = null;
+/** Uplinks over MQTT published so far and committed so far; waiters for the k-th commit, in publish order. */
+let mqttPublished = 0;
+let mqttCommitted = 0;
+const mqttWaiters: { k: number; resolve: () => void }[] = [];
 
 const send = (r: TLoadReport): void => {
   process.send?.(r);
@@ -136,6 +156,30 @@ function sender(way: TWay): (seq: number) => Promise<void> {
         const d = setup.httpDevices[seq % setup.httpDevices.length] as TLoadDevice;
         return post(`/api/v1/${d.token}/telemetry`, JSON.stringify({ ts: tsOf(d.n), values: { temperature: value(seq) } }));
       };
+    case 'lorawan-mqtt':
+      return (seq) => {
+        const m = setup.lorawanMqtt;
+        if (!m || !chirpstack) return Promise.reject(new Error('no LoRaWAN MQTT broker'));
+        const app = m.apps[seq % m.apps.length] as NonNullable<TLoadSetup['lorawanMqtt']>['apps'][number];
+        const d = app.devices[Math.floor(seq / m.apps.length) % app.devices.length] as { n: number; devEui: string };
+        const eui = d.devEui.toLowerCase();
+        const body = {
+          deduplicationId: `bench-${seq}`,
+          time: new Date(tsOf(d.n)).toISOString(),
+          deviceInfo: { applicationId: app.applicationId, deviceName: 'bench', devEui: eui },
+          fPort: 1,
+          data: 'AOE=',
+          object: { temperature: value(seq) },
+        };
+        // Acknowledged when the server has committed as many uplinks as were published up to this one (the broker's
+        // PUBACK to the publisher only says it has the message).
+        mqttPublished += 1;
+        const k = mqttPublished;
+        const committed = new Promise<void>((resolve) => mqttWaiters.push({ k, resolve }));
+        return chirpstack
+          .publishAsync(`application/${app.applicationId}/device/${eui}/event/up`, JSON.stringify(body), { qos: 1 })
+          .then(() => committed);
+      };
     case 'lorawan':
       return (seq) => {
         const integration = setup.lorawan[seq % setup.lorawan.length] as TLoadSetup['lorawan'][number];
@@ -155,6 +199,9 @@ function sender(way: TWay): (seq: number) => Promise<void> {
 
 /** Runs one phase of `way` and reports it. */
 async function phase(cmd: Extract<TLoadCommand, { kind: 'run' }>): Promise<void> {
+  // run.ts counts the server's commits of uplinks over MQTT from the start of each phase.
+  mqttPublished = 0;
+  mqttCommitted = 0;
   const sendOne = sender(cmd.way);
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
@@ -233,17 +280,30 @@ async function connectAll(s: TLoadSetup): Promise<void> {
     mqttClients.native.push(await mqtt.connectAsync(url, { ...opts, username: d.tangramId, password: d.secret, clientId: d.tangramId }));
     mqttClients.thingsboard.push(await mqtt.connectAsync(url, { ...opts, username: d.token, clientId: `bench-tb-${d.n}` }));
   }
+  if (s.lorawanMqtt) {
+    chirpstack = await mqtt.connectAsync(s.lorawanMqtt.url, {
+      ...opts,
+      username: s.lorawanMqtt.username,
+      password: s.lorawanMqtt.password,
+      clientId: 'bench-chirpstack',
+    });
+  }
   if (s.gateway) mqttClients.gateway.push(await mqtt.connectAsync(url, { ...opts, username: s.gateway.token, clientId: 'bench-gateway' }));
 }
 
 process.on('message', (cmd: TLoadCommand) => {
   const run = async (): Promise<void> => {
+    if (cmd.kind === 'committed') {
+      mqttCommitted = cmd.count;
+      while (mqttWaiters.length > 0 && (mqttWaiters[0] as { k: number }).k <= mqttCommitted) mqttWaiters.shift()?.resolve();
+      return;
+    }
     if (cmd.kind === 'setup') {
       await connectAll(cmd.setup);
       send({ kind: 'ready' });
     } else if (cmd.kind === 'run') await phase(cmd);
     else {
-      const all = [...mqttClients.native, ...mqttClients.thingsboard, ...mqttClients.gateway];
+      const all = [...mqttClients.native, ...mqttClients.thingsboard, ...mqttClients.gateway, ...(chirpstack ? [chirpstack] : [])];
       await Promise.all(all.map((c) => c.endAsync(true)));
       agent.destroy();
       send({ kind: 'ended' });

@@ -1,7 +1,8 @@
 /**
  * bench/connectivity: each way a device's data comes in — native MQTT, ThingsBoard MQTT (access token), ThingsBoard
  * gateway MQTT (one gateway, BENCH_GATEWAY_DEVICES devices behind it), ThingsBoard HTTP, a ChirpStack v4 uplink
- * webhook — measured in one run against the native topic's figures of the same run (docs/connectivity.md).
+ * webhook, ChirpStack v4's MQTT integration (`lorawan-mqtt`: uplinks published to a Mosquitto of the bench's own that
+ * the server subscribes to) — measured in one run against the native topic's figures of the same run (docs/connectivity.md).
  *
  * The server runs in this process over a scratch PostgreSQL database; the load in its own process (load.ts, forked).
  * Each message is one `temperature` point, acknowledged once committed (PUBACK for QoS 1, the HTTP 200). Per round
@@ -15,10 +16,13 @@
  *   env: BENCH_ROUNDS (3), BENCH_SECONDS (6) measured per phase after BENCH_WARMUP_S (2), BENCH_IN_FLIGHT (200),
  *        BENCH_PACED_RATE (msg/s), BENCH_MQTT_DEVICES (100), BENCH_GATEWAY_DEVICES (100), BENCH_HTTP_DEVICES (1000:
  *        the HTTP API allows 100 requests per 10 s per token), BENCH_LORAWAN_PROJECTS (2: ten integrations each, 1000
- *        requests per 10 s per integration), BENCH_POOL (20) database connections, BENCH_WAYS (all; native always)
+ *        requests per 10 s per integration), BENCH_LORAWAN_MQTT_PROJECTS (2: ten integrations over ChirpStack's MQTT
+ *        integration each, on a Mosquitto of the bench's own), BENCH_POOL (20) database connections, BENCH_WAYS (all;
+ *        native always)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import { availableParallelism, loadavg } from 'node:os';
+import { startMosquitto } from '@tessera/server/testing';
 import { startBenchServer } from '../support/bench-server.js';
 import { fmt, percentile, printTable } from '../overload/stats.js';
 import { cpuMsBetween, cpuMsByComm, machineCpuMs } from '../support/proc-cpu.js';
@@ -38,6 +42,7 @@ const SHAPE: TConnectivityShape = {
   httpDevices: Number(process.env.BENCH_HTTP_DEVICES ?? 1000),
   lorawanProjects: Number(process.env.BENCH_LORAWAN_PROJECTS ?? 2),
   lorawanDevicesPerProject: 200,
+  lorawanMqttProjects: Number(process.env.BENCH_LORAWAN_MQTT_PROJECTS ?? 2),
   inFlight: Number(process.env.BENCH_IN_FLIGHT ?? 200),
 };
 
@@ -58,6 +63,11 @@ class Load {
     });
   }
 
+  /** Sends `cmd`, which has no answer. */
+  send(cmd: TLoadCommand): void {
+    this.child.send(cmd);
+  }
+
   run<R extends TLoadReport>(cmd: TLoadCommand): Promise<R> {
     return new Promise((resolve) => {
       this.waiting.push((r) => resolve(r as R));
@@ -74,10 +84,12 @@ const loads = (): string =>
 
 async function main(): Promise<void> {
   const total = SHAPE.mqttDevices + 1 + SHAPE.gatewayDevices + SHAPE.httpDevices;
+  // ChirpStack's MQTT integration broker: Mosquitto 2.0 in its default configuration, password authentication.
+  const broker = await startMosquitto({ users: { tessera: 'bench-tessera', chirpstack: 'bench-chirpstack' } });
   const bench = await startBenchServer({ devices: total, poolSize: POOL });
   const load = new Load();
   try {
-    const built = await buildConnectivitySetup(bench, SHAPE);
+    const built = await buildConnectivitySetup(bench, SHAPE, broker.url);
     const withGateway = built.gateway !== null;
     const ways = WAYS.filter((w) => (w !== 'gateway' || withGateway) && (w === 'native' || !ONLY || ONLY.includes(w)));
     await load.run({
@@ -88,22 +100,38 @@ async function main(): Promise<void> {
       `connectivity: ${ways.join(', ')}; 1-point messages acknowledged after the commit; ${ROUNDS} interleaved rounds of ` +
         `${WARMUP_S} s warm-up + ${SECONDS} s measured per phase; closed loop ${SHAPE.inFlight} unacknowledged; MQTT ` +
         `${SHAPE.mqttDevices} devices (a connection each per way), gateway ${withGateway ? `${SHAPE.gatewayDevices} devices behind one connection` : 'TODO: no gateway API in this build'}, ` +
-        `HTTP ${SHAPE.httpDevices} tokens over ${SHAPE.inFlight} keep-alive sockets, LoRaWAN ${built.lorawan.length} ChirpStack integrations; pool ${POOL}`,
+        `HTTP ${SHAPE.httpDevices} tokens over ${SHAPE.inFlight} keep-alive sockets, LoRaWAN ${built.lorawan.length} ChirpStack webhook integrations and ${built.lorawanMqtt?.apps.length ?? 0} over MQTT (one ChirpStack connection to Mosquitto); pool ${POOL}`,
     );
     console.log(`load average at the start: ${loads()} (${availableParallelism()} cores)`);
+    /**
+     * Runs a phase; for uplinks over MQTT, tells the load every 5 ms how many the server committed since the phase
+     * began (LoRaWAN points accepted into batches less those not committed yet; only one way runs at a time).
+     */
+    const runWay = async (way: TWay, cmd: TLoadCommand): Promise<TPhaseReport> => {
+      if (way !== 'lorawan-mqtt') return load.run<TPhaseReport>(cmd);
+      const committed = () =>
+        bench.server.messaging.ingestCounters().pointsByWay.lorawan - bench.server.ctx.bus.ingestBacklog().queuedPoints;
+      const base = committed();
+      const relay = setInterval(() => load.send({ kind: 'committed', count: Math.max(0, committed() - base) }), 5);
+      try {
+        return await load.run<TPhaseReport>(cmd);
+      } finally {
+        clearInterval(relay);
+      }
+    };
     const closed = new Map<TWay, TPhaseReport[]>(ways.map((w) => [w, []]));
     const paced = new Map<TWay, TPhaseReport[]>(ways.map((w) => [w, []]));
     const cpuPerMessage = new Map<TWay, { serverUs: number; pgUs: number }[]>(ways.map((w) => [w, []]));
     let rate = PACED_RATE ?? 0;
     // A pass not counted: caches (tokens, DevEUIs, names), JIT and connections warm for every way alike.
-    for (const way of ways) await load.run({ kind: 'run', way, mode: 'closed', warmupS: 0, seconds: WARMUP_S, ratePerS: 0 });
+    for (const way of ways) await runWay(way, { kind: 'run', way, mode: 'closed', warmupS: 0, seconds: WARMUP_S, ratePerS: 0 });
     const m0 = machineCpuMs();
     const t0 = performance.now();
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const way of ways) {
         const self0 = process.cpuUsage();
         const pg0 = cpuMsByComm('postgres');
-        const r = await load.run<TPhaseReport>({ kind: 'run', way, mode: 'closed', warmupS: WARMUP_S, seconds: SECONDS, ratePerS: 0 });
+        const r = await runWay(way, { kind: 'run', way, mode: 'closed', warmupS: WARMUP_S, seconds: SECONDS, ratePerS: 0 });
         const self = process.cpuUsage(self0);
         const cpu = {
           serverUs: ((self.user + self.system) / Math.max(1, r.ackedAll)) as number,
@@ -118,7 +146,7 @@ async function main(): Promise<void> {
       }
       if (!rate) rate = Math.max(10, Math.floor(Math.min(...ways.map((w) => rateOf(closed.get(w)?.[0]))) / 2));
       for (const way of ways) {
-        const r = await load.run<TPhaseReport>({ kind: 'run', way, mode: 'paced', warmupS: 1, seconds: SECONDS, ratePerS: rate });
+        const r = await runWay(way, { kind: 'run', way, mode: 'paced', warmupS: 1, seconds: SECONDS, ratePerS: rate });
         paced.get(way)?.push(r);
         console.log(`  round ${round} paced ${way} at ${fmt(rate)}/s: p50 ${fmt(r.p50Ms)} ms, p99 ${fmt(r.p99Ms)} ms${failures(r)}`);
       }
@@ -155,6 +183,7 @@ async function main(): Promise<void> {
     await load.run({ kind: 'end' });
   } finally {
     await bench.stop();
+    await broker.stop();
   }
 }
 
