@@ -78,8 +78,12 @@ export const FLOW_DEFAULT_TIME_ZONE = 'Asia/Taipei';
  */
 export const FLOW_TRIGGER_NAMES = ['value', 'value2', 'value3', 'key', 'ts', 'status', 'tangramId'] as const;
 
-/** Functions an expression may call; anything else is refused at apply. */
-export const FLOW_FUNCTIONS = ['abs', 'min', 'max', 'round', 'floor', 'ceil', 'sqrt', 'pow', 'now', 'contains'] as const;
+/**
+ * Functions an expression may call; anything else is refused at apply. `json(text)` makes a JSON value of a text,
+ * `changed()` tells whether the trigger's value differs from the device's previous value of its key
+ * (docs/platform-rules.md "Values that are not numbers").
+ */
+export const FLOW_FUNCTIONS = ['abs', 'min', 'max', 'round', 'floor', 'ceil', 'sqrt', 'pow', 'now', 'contains', 'json', 'changed'] as const;
 
 /** Node ids: `n` and 1–6 digits; the number is the node's index in its alerts (one open alert per rule, node, device). */
 export const ZFlowNodeId = z.string().regex(/^n[0-9]{1,6}$/, 'node id n1 … n999999');

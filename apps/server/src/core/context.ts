@@ -2,7 +2,7 @@
  * What every module receives: configuration, the database, token service, mail and the message bus.
  * Built once in server.ts; tests build it with test/helpers.ts.
  */
-import type { TFlowGraph, TIngestRejectReason } from '@tessera/contracts';
+import type { TFlowGraph, TIngestRejectReason, TTelemetryValue } from '@tessera/contracts';
 import type { Logger } from 'pino';
 import type { Database, Db } from '../db/client.js';
 import type { TBlobStore } from './blob-store.js';
@@ -164,6 +164,8 @@ export interface TFlowRunTrigger {
   key: string | null;
   ts: number | null;
   values: (number | null)[] | null;
+  /** The value of a non-numeric key's point (absent or null: none). */
+  value?: TTelemetryValue | null;
   status: number | null;
 }
 

@@ -21,6 +21,7 @@ import {
   type TPlatformRuleStatus,
   ZEngineConfig,
   ZFlowGraph,
+  ZTelemetryValue,
   ZPlatformRuleInput,
 } from '@tessera/contracts';
 import { and, count, desc, eq, ilike, sql } from 'drizzle-orm';
@@ -293,6 +294,7 @@ export async function replayRun(db: Db, flows: TFlowRuntime, tenantId: number, i
       key: typeof t.key === 'string' ? t.key : null,
       ts: typeof t.ts === 'number' ? t.ts : null,
       values: Array.isArray(t.values) ? (t.values as (number | null)[]) : null,
+      value: ZTelemetryValue.safeParse(t.value).data ?? null,
       status: typeof t.status === 'number' ? t.status : null,
     },
     true,

@@ -41,8 +41,11 @@ export function eventsByTenant(batch: TCommittedRows): Map<number, TBatchEvent[]
     if (list.length === 0) byTenant.set(device.tenantId, list);
     list.push({ device, key, trigger });
   };
-  for (const row of batch.telemetry)
-    add(row.deviceId, row.key, { key: row.key, ts: row.ts, values: [row.v1 ?? Number.NaN, row.v2 ?? Number.NaN, row.v3 ?? Number.NaN] });
+  for (const row of batch.telemetry) {
+    if (row.value !== undefined) add(row.deviceId, row.key, { key: row.key, ts: row.ts, value: row.value });
+    else
+      add(row.deviceId, row.key, { key: row.key, ts: row.ts, values: [row.v1 ?? Number.NaN, row.v2 ?? Number.NaN, row.v3 ?? Number.NaN] });
+  }
   for (const row of batch.status) add(row.deviceId, null, { ts: row.ts, status: row.value });
   return byTenant;
 }

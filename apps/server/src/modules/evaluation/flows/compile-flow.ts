@@ -62,6 +62,8 @@ export interface TCompiledFlow {
   trigger: TFlowTrigger;
   startId: string;
   nodes: Map<string, TCompiledNode>;
+  /** Some expression calls `changed()`: a run reads the device's previous value of the trigger's key first. */
+  usesChanged: boolean;
 }
 
 /** The outcome of compiling: the flow, or the problems (per node) that keep it from being applied. */
@@ -114,9 +116,10 @@ export function compileFlow(graph: TFlowGraph): TCompileFlowResult {
   }
   const nodes = new Map<string, TCompiledNode>();
   const byId = new Map(graph.nodes.map((n) => [n.id, n]));
+  const called = new Set<string>();
   for (const node of graph.nodes) {
     try {
-      const run = compileNode(node, known, hasDevice, children.get(node.id) ?? [], byId);
+      const run = compileNode(node, known, hasDevice, children.get(node.id) ?? [], byId, called);
       nodes.set(node.id, { id: node.id, type: node.type, index: Number(node.id.slice(1)), children: children.get(node.id) ?? [], run });
     } catch (err) {
       if (!(err instanceof FlowCompileError)) throw err;
@@ -124,7 +127,7 @@ export function compileFlow(graph: TFlowGraph): TCompileFlowResult {
     }
   }
   if (problems.length > 0) return { ok: false, problems };
-  return { ok: true, flow: { trigger, startId: start.id, nodes } };
+  return { ok: true, flow: { trigger, startId: start.id, nodes, usesChanged: called.has('changed') } };
 }
 
 function needsDevice(hasDevice: boolean, node: TFlowNodeType): void {
@@ -147,6 +150,7 @@ function compileNode(
   hasDevice: boolean,
   kids: string[],
   byId: Map<string, TFlowNode>,
+  called: Set<string>,
 ): TCompiledNode['run'] {
   switch (node.type) {
     case 'start': {
@@ -156,7 +160,7 @@ function compileNode(
     }
     case 'variable': {
       const { name, var_type, expression } = node.data;
-      const expr = compileExpression(expression, known);
+      const expr = compileExpression(expression, known, { called });
       return async (ctx) => {
         const raw = expr(ctx.scope);
         const value = castTo(var_type, raw);
@@ -192,7 +196,7 @@ function compileNode(
       };
     }
     case 'condition': {
-      const expr = compileExpression(node.data.expression, known);
+      const expr = compileExpression(node.data.expression, known, { called });
       const branch = (r: boolean) =>
         kids.filter((k) => {
           const child = byId.get(k);
@@ -202,7 +206,8 @@ function compileNode(
       const onFalse = branch(false);
       return async (ctx) => {
         const v = expr(ctx.scope);
-        if (typeof v !== 'boolean') throw new FlowRunError(`the condition gives ${typeof v}, not true or false`);
+        if (typeof v !== 'boolean')
+          throw new FlowRunError(`the condition gives ${typeof v === 'object' ? 'a JSON value' : typeof v}, not true or false`);
         return { input: null, output: v, follow: v ? onTrue : onFalse };
       };
     }

@@ -3,7 +3,7 @@
  * health, raise alerts, notify, command devices. The engine hands a run the live effects; a replay hands it
  * {@link recordingEffects}, which reads for real but records every write and send instead of doing it.
  */
-import type { TAlertLevel, TFlowAggregation, TFlowCommand, TFlowDeviceScope } from '@tessera/contracts';
+import type { TAlertLevel, TFlowAggregation, TFlowCommand, TFlowDeviceScope, TTelemetryValue } from '@tessera/contracts';
 import { firstSendAt, type TCommandTiming } from './command-timing.js';
 
 /** A device as a run sees it. */
@@ -43,6 +43,11 @@ export interface TFlowEffects {
    * there (count: 0); null when `id` is not one of the tenant's platform telemetries.
    */
   aggregatePlatform(id: number, fn: TFlowAggregation, fromMs: number, toMs: number): Promise<number | null>;
+  /**
+   * The value of `device`'s newest point of non-numeric `key` before `beforeTs` (epoch ms), null when there is none
+   * (what `changed()` compares the trigger's value with).
+   */
+  previousValue(device: TFlowDevice, key: string, beforeTs: number): Promise<TTelemetryValue | null>;
   /** Online state, last seen (epoch ms, 0: never) and the latest status word (−1: none). */
   health(device: TFlowDevice): Promise<{ online: boolean; lastSeen: number; status: number }>;
   /** Opens or refreshes the one open alert of (rule, node, device); answers its id and whether it was opened now. */
@@ -89,7 +94,7 @@ export interface TFlowScheduleRequest extends TCommandTiming {
 }
 
 /**
- * Effects for a replay: reads (`device`, `devicesIn`, `aggregate`, `health`) go to `live`; alerts, notifications,
+ * Effects for a replay: reads (`device`, `devicesIn`, `aggregate`, `previousValue`, `health`) go to `live`; alerts, notifications,
  * commands and schedules are only pushed onto `records` (a command answers `recorded`).
  */
 export function recordingEffects(live: TFlowEffects, records: TFlowEffectRecord[]): TFlowEffects {
@@ -98,6 +103,7 @@ export function recordingEffects(live: TFlowEffects, records: TFlowEffectRecord[
     devicesIn: (s) => live.devicesIn(s),
     aggregate: (...args) => live.aggregate(...args),
     aggregatePlatform: (...args) => live.aggregatePlatform(...args),
+    previousValue: (...args) => live.previousValue(...args),
     health: (d) => live.health(d),
     async raiseAlert(a) {
       records.push({ node_id: a.nodeId, kind: 'alert', detail: { tangram_id: a.device.tangramId, level: a.level, message: a.message } });

@@ -2,16 +2,21 @@
  * Expressions of platform rules (docs/platform-rules.md "Expressions"): parsed by jsep into a syntax tree, checked
  * and compiled into closures, once at apply. The language: numbers, strings in quotes, `true`/`false`, names of
  * variables and of the trigger's values, `+ - * / %`, comparisons, `== !=`, `&& || !`, `? :`, parentheses and calls
- * of the functions in FLOW_FUNCTIONS. No member access, no `this`, no arrays or objects: a name is looked up only
- * in the run's own Map of variables, so no text a vendor writes reaches a JavaScript property — never `eval`, never
- * `Function`. Types are strict: `1 + "a"`, `!3` and `"a" < 2` are run errors, not coercions.
+ * of the functions in FLOW_FUNCTIONS. No member access, no `this`, no array or object literals: a name is looked up
+ * only in the run's own Map of variables, so no text a vendor writes reaches a JavaScript property — never `eval`,
+ * never `Function`. Types are strict: `1 + "a"`, `!3` and `"a" < 2` are run errors, not coercions. A JSON value (the
+ * trigger's value of a json key, or `json("…")`) is compared with `== !=` structurally and searched with `contains`
+ * (evaluation/value-tests.ts, the project rules' meaning); `changed()` reads the scope.
  */
 import { flowProblemMessage, type TFlowProblemCode, type TFlowProblemParams } from '@tessera/contracts';
 import { FLOW_EXPRESSION_DEPTH_MAX, FLOW_FUNCTIONS, FLOW_STRING_MAX } from '@tessera/contracts';
 import jsep from 'jsep';
+import { valueContains, valuesEqual } from '../value-tests.js';
 
-/** A value in a run: a number (finite), a string or a boolean. */
-export type TFlowValue = number | string | boolean;
+/** A JSON array or object in a run (the trigger's value of a json key, or what `json("…")` made). */
+export type TFlowJson = readonly unknown[] | { readonly [member: string]: unknown };
+/** A value in a run: a number (finite), a string, a boolean or a JSON array or object. */
+export type TFlowValue = number | string | boolean | TFlowJson;
 
 /** The names an expression reads, resolved per run. */
 export interface TFlowScope {
@@ -19,6 +24,11 @@ export interface TFlowScope {
   get(name: string): TFlowValue | undefined;
   /** Server time in epoch ms (`now()`). */
   now(): number;
+  /**
+   * `changed()`: whether the trigger's value differs from the device's previous value of its key; null when the run
+   * has none to compare (no previous point); absent when the run has no non-numeric trigger value.
+   */
+  changed?(): boolean | null;
 }
 
 /** A compiled expression. @throws FlowRunError on a type error, a missing value or a non-finite result. */
@@ -53,10 +63,25 @@ const ARITY: Record<(typeof FLOW_FUNCTIONS)[number], [number, number]> = {
   pow: [2, 2],
   now: [0, 0],
   contains: [2, 2],
+  json: [1, 1],
+  changed: [0, 0],
 };
 
 function typeName(v: TFlowValue): string {
-  return typeof v;
+  return typeof v === 'object' ? 'JSON value' : typeof v;
+}
+
+/** `json(text)`: the JSON value of a text (an object, array, number, string or boolean; `null` has no value here). */
+function parseJson(v: TFlowValue): TFlowValue {
+  if (typeof v !== 'string') throw new FlowRunError(`json needs a text, got ${typeName(v)}`);
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(v);
+  } catch {
+    throw new FlowRunError('json: the text is not JSON');
+  }
+  if (parsed === null) throw new FlowRunError('json: null is not a value');
+  return parsed as TFlowValue;
 }
 
 function num(v: TFlowValue, what: string): number {
@@ -82,9 +107,9 @@ function str(s: string): string {
 function compare(op: string, a: TFlowValue, b: TFlowValue): boolean {
   if (op === '==' || op === '!=') {
     if (typeof a !== typeof b) throw new FlowRunError(`${op} compares a ${typeName(a)} with a ${typeName(b)}`);
-    return op === '==' ? a === b : a !== b;
+    return valuesEqual(a, b) === (op === '==');
   }
-  if (typeof a === 'boolean' || typeof a !== typeof b)
+  if (typeof a === 'boolean' || typeof a === 'object' || typeof a !== typeof b)
     throw new FlowRunError(`${op} compares two numbers or two texts, got ${typeName(a)} and ${typeName(b)}`);
   const x = a as number | string;
   const y = b as number | string;
@@ -145,12 +170,21 @@ function callFunction(name: string, args: TFlowValue[]): TFlowValue {
     }
     case 'pow':
       return finite(num(args[0] as TFlowValue, 'pow') ** num(args[1] as TFlowValue, 'pow'), 'pow');
+    case 'json':
+      return parseJson(args[0] as TFlowValue);
     default: {
       const [hay, needle] = args;
-      if (typeof hay !== 'string' || typeof needle !== 'string') throw new FlowRunError('contains needs two texts');
+      if (typeof hay === 'object') return valueContains(hay, needle);
+      if (typeof hay !== 'string' || typeof needle !== 'string') throw new FlowRunError('contains needs two texts, or a JSON value first');
       return hay.includes(needle);
     }
   }
+}
+
+/** `changed()`: the scope's answer; a run error when the trigger has no value that is not a number. */
+function changedOf(scope: TFlowScope): boolean {
+  if (!scope.changed) throw new FlowRunError('changed() needs a trigger whose value is a text, a boolean or JSON');
+  return scope.changed() ?? false;
 }
 
 /** Options of {@link compileExpression}. */
@@ -162,6 +196,8 @@ export interface TCompileOptions {
   dottedNames?: boolean;
   /** The functions that may be called (default FLOW_FUNCTIONS). */
   functions?: ReadonlySet<string>;
+  /** Collects the names of the functions the expression calls (the flow reads previous values for `changed`). */
+  called?: Set<string>;
 }
 
 /** A syntax error's 0-based position in the text (jsep's `index`), when the parser gave one. */
@@ -265,10 +301,12 @@ function compileNode(node: jsep.Expression, known: ReadonlySet<string>, depth: n
       if (call.callee.type !== 'Identifier') throw new FlowCompileError('call_only_functions');
       const name = (call.callee as jsep.Identifier).name;
       if (!(options.functions ?? FUNCTIONS).has(name)) throw new FlowCompileError('unknown_function', { name });
+      options.called?.add(name);
       const [lo, hi] = ARITY[name as keyof typeof ARITY];
       if (call.arguments.length < lo || call.arguments.length > hi)
         throw new FlowCompileError('arity', { name, count: lo === hi ? String(lo) : `${lo}–${hi}` });
       if (name === 'now') return (s) => s.now();
+      if (name === 'changed') return changedOf;
       const args = call.arguments.map(sub);
       return (s) =>
         callFunction(
@@ -288,11 +326,17 @@ export function templateNames(template: string): string[] {
 
 /**
  * Compiles a message template: `{{name}}` placeholders become the variable's value (numbers as they are, booleans
- * as true/false); a name with no value yet reads as an empty text.
+ * as true/false, JSON compact); a name with no value yet reads as an empty text.
  * @throws FlowCompileError when a placeholder names something unknown.
  */
 export function compileTemplate(template: string, known: ReadonlySet<string>): (scope: TFlowScope) => string {
   for (const name of templateNames(template)) if (!known.has(name)) throw new FlowCompileError('unknown_template_name', { name });
   const parts = template.split(/\{\{\s*([A-Za-z_][A-Za-z0-9_]*)\s*\}\}/g);
-  return (scope) => parts.map((p, i) => (i % 2 === 0 ? p : String(scope.get(p) ?? ''))).join('');
+  return (scope) => parts.map((p, i) => (i % 2 === 0 ? p : textOf(scope.get(p)))).join('');
+}
+
+/** A value as text: JSON compact, anything else as String() writes it, no value as an empty text. */
+export function textOf(v: TFlowValue | undefined): string {
+  if (v === undefined) return '';
+  return typeof v === 'object' ? JSON.stringify(v) : String(v);
 }

@@ -1,7 +1,8 @@
 import { type TFlowGraphInput, ZFlowGraph, ZFlowNodeData, flowProblems, variablesAfter } from '@tessera/contracts';
 import { describe, expect, it } from 'vitest';
 import { compileFlow } from './compile-flow.js';
-import { type TFlowDevice, type TFlowEffectRecord, type TFlowEffects, recordingEffects } from './effects.js';
+import { type TFlowEffectRecord, recordingEffects } from './effects.js';
+import { DEVICE, fakeEffects } from './flow.fixtures.js';
 import { FlowCompileError, FlowRunError, compileExpression, compileTemplate, type TFlowValue } from './expression.js';
 import { runFlow } from './run-flow.js';
 import { castTo } from './variables.js';
@@ -82,42 +83,6 @@ describe('variable casts', () => {
     expect(() => castTo('time', -5)).toThrow(/overflows time/);
   });
 });
-
-const DEVICE: TFlowDevice = { id: 1, tangramId: 'T1', tenantId: 1, projectId: 1, productId: 1 };
-
-function fakeEffects(): TFlowEffects & { calls: string[] } {
-  const calls: string[] = [];
-  return {
-    calls,
-    device: async () => DEVICE,
-    devicesIn: async () => [DEVICE, { ...DEVICE, id: 2, tangramId: 'T2' }],
-    aggregate: async (_d, key, _s, fn) => {
-      calls.push(`aggregate ${fn} ${key}`);
-      return 25;
-    },
-    aggregatePlatform: async (id, fn) => {
-      calls.push(`aggregatePlatform ${fn} ${id}`);
-      return id === 7 ? 1.32 : null;
-    },
-    health: async () => ({ online: true, lastSeen: 900, status: 7 }),
-    raiseAlert: async (a) => {
-      calls.push(`alert ${a.level} ${a.message}`);
-      return { alertId: 11, opened: true };
-    },
-    notify: async (n) => {
-      calls.push(`notify ${n.message} alert=${n.alertId} opened=${n.alertOpened}`);
-      return 'queued';
-    },
-    command: async (_n, d) => {
-      calls.push(`command ${d.tangramId}`);
-      return { tangramId: d.tangramId, outcome: 'ok', result: 1, error: null };
-    },
-    scheduleCommands: async (s) => {
-      calls.push(`schedule ${s.devices.length} devices`);
-      return { nextAt: s.startAt };
-    },
-  };
-}
 
 const overheating: TFlowGraphInput = {
   nodes: [

@@ -4,12 +4,19 @@
  * rule, node and device); notifications through the notifier into the outboxes; commands through the same command
  * channel and command log as remote control, with `rule: <name>` as the sender.
  */
-import { FLOW_PARALLEL_DEVICES_MAX, RULE_RENOTIFY_DEFAULT_S, type TFlowAggregation, type TFlowDeviceScope } from '@tessera/contracts';
+import {
+  FLOW_PARALLEL_DEVICES_MAX,
+  RULE_RENOTIFY_DEFAULT_S,
+  type TFlowAggregation,
+  type TFlowDeviceScope,
+  type TTelemetryValue,
+} from '@tessera/contracts';
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../../db/client.js';
 import { devices, projects } from '../../../db/schema.js';
 import { claimRepeat, markNotified } from '../../alerts/alert-store.js';
 import { isOnline } from '../../devices/presenters.js';
+import { valuePoints } from '../../telemetry-store/raw-points.js';
 import type { TRuleNotifier } from '../../notifications/types.js';
 import type { RuleCommands } from '../commands.js';
 import type { AlertRefresher } from './alert-refresher.js';
@@ -118,6 +125,12 @@ export function liveEffects(deps: TLiveEffectsDeps, rule: TFlowRuleRef): TFlowEf
         group by t.id`);
       const row = rowsOf<TRollupFigures & { id: number }>(res)[0];
       return row ? aggregateOf(fn, row) : null;
+    },
+    async previousValue(device, key, beforeTs) {
+      if (device.tenantId !== rule.tenantId) return null;
+      const res = await db.execute(sql`
+        select value from ${valuePoints(device.id, key, 0, beforeTs - 1)} as v order by ts desc limit 1`);
+      return rowsOf<{ value: TTelemetryValue }>(res)[0]?.value ?? null;
     },
     async health(device) {
       const [row] = await db

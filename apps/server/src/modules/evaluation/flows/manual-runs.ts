@@ -83,6 +83,7 @@ export async function runGraph(
     ...(trigger.key !== null ? { key: trigger.key } : {}),
     ...(trigger.ts !== null ? { ts: trigger.ts } : {}),
     ...(trigger.values ? { values: trigger.values.map((v) => v ?? Number.NaN) } : {}),
+    ...(trigger.value != null ? { value: trigger.value } : {}),
     ...(trigger.status !== null ? { status: trigger.status } : {}),
   };
   const answer = await runNow(deps, { ...rule, flow: compiled.flow }, values, replay);

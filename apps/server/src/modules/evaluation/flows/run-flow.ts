@@ -5,10 +5,11 @@
  * (later nodes are not visited) and is the run's error.
  */
 import type { TIngestDevice } from '../../ingest/directory.js';
-import type { TFlowStep, TFlowRunOutcome } from '@tessera/contracts';
+import type { TFlowStep, TFlowRunOutcome, TTelemetryValue } from '@tessera/contracts';
 import type { TFlowDevice, TFlowEffects } from './effects.js';
 import type { TCompiledFlow, TNodeContext } from './compile-flow.js';
-import { FlowRunError, type TFlowValue } from './expression.js';
+import { FlowRunError, type TFlowScope, type TFlowValue } from './expression.js';
+import { valuesEqual } from '../value-tests.js';
 
 /** The run's variables, remembering which were set since the last {@link TrackedVariables.takeChanges}. */
 class TrackedVariables extends Map<string, TFlowValue> {
@@ -33,6 +34,8 @@ export interface TFlowTriggerValues {
   key?: string;
   ts?: number;
   values?: readonly number[];
+  /** The value of a point of a non-numeric key (string, boolean or json); `values` is then absent. */
+  value?: TTelemetryValue;
   status?: number;
   /** Set for a scheduled fire: its due time (epoch ms). */
   fireAt?: number;
@@ -46,11 +49,15 @@ export interface TFlowRunResult {
   durationMs: number;
 }
 
-/** The trigger values as variables (`value`, `value2`, `value3`, `key`, `ts`, `status`, `tangramId`). */
+/**
+ * The trigger values as variables (`value`, `value2`, `value3`, `key`, `ts`, `status`, `tangramId`); `value` of a
+ * non-numeric key is its text, boolean or JSON value.
+ */
 export function triggerVariables(t: TFlowTriggerValues): Map<string, TFlowValue> {
   const vars = new TrackedVariables();
   const [v1, v2, v3] = t.values ?? [];
-  if (v1 !== undefined && Number.isFinite(v1)) vars.set('value', v1);
+  if (t.value !== undefined) vars.set('value', t.value);
+  else if (v1 !== undefined && Number.isFinite(v1)) vars.set('value', v1);
   if (v2 !== undefined && Number.isFinite(v2)) vars.set('value2', v2);
   if (v3 !== undefined && Number.isFinite(v3)) vars.set('value3', v3);
   if (t.key !== undefined) vars.set('key', t.key);
@@ -59,6 +66,16 @@ export function triggerVariables(t: TFlowTriggerValues): Map<string, TFlowValue>
   if (t.status !== undefined) vars.set('status', t.status);
   if (t.device) vars.set('tangramId', t.device.tangramId);
   return vars;
+}
+
+/**
+ * `changed()` of a run: whether the trigger's non-numeric value differs from the device's previous value of the key
+ * (the newest point before the trigger's ts); null when there is none; undefined when the trigger has no such value.
+ */
+async function changedOf(t: TFlowTriggerValues, effects: TFlowEffects): Promise<boolean | null | undefined> {
+  if (t.value === undefined || !t.device || t.key === undefined || t.ts === undefined) return undefined;
+  const previous = await effects.previousValue(t.device, t.key, t.ts);
+  return previous === null ? null : !valuesEqual(t.value, previous);
 }
 
 function errorText(err: unknown): string {
@@ -74,9 +91,14 @@ export async function runFlow(
   now: () => number,
 ): Promise<TFlowRunResult> {
   const vars = triggerVariables(trigger) as TrackedVariables;
+  const scope: TFlowScope = { get: (name) => vars.get(name), now };
+  if (flow.usesChanged) {
+    const changed = await changedOf(trigger, effects);
+    if (changed !== undefined) scope.changed = () => changed;
+  }
   const ctx: TNodeContext = {
     vars,
-    scope: { get: (name) => vars.get(name), now },
+    scope,
     device: trigger.device,
     effects,
     now,
@@ -136,6 +158,7 @@ export function triggerRecord(t: TFlowTriggerValues): Record<string, unknown> {
     key: t.key ?? null,
     ts: t.ts ?? null,
     values: t.values ? t.values.map((v) => (Number.isFinite(v) ? v : null)) : null,
+    value: t.value ?? null,
     status: t.status ?? null,
     fire_at: t.fireAt ?? null,
   };

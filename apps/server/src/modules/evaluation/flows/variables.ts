@@ -5,7 +5,7 @@
  * (0 … 8.64e15), `boolean` true or false, `string` a text of at most FLOW_STRING_MAX characters.
  */
 import { FLOW_STRING_MAX, type TFlowVariableType } from '@tessera/contracts';
-import { FlowRunError, type TFlowValue } from './expression.js';
+import { FlowRunError, textOf, type TFlowValue } from './expression.js';
 
 const INT_MIN = -(2 ** 31);
 const INT_MAX = 2 ** 31 - 1;
@@ -21,8 +21,8 @@ function integer(v: TFlowValue, type: string, min: number, max: number): number 
 }
 
 /**
- * Casts `v` to `type`. Texts of digits become numbers; `"true"`/`"false"` become booleans; numbers and booleans
- * become texts.
+ * Casts `v` to `type`. Texts of digits become numbers; `"true"`/`"false"` become booleans; numbers, booleans and
+ * JSON values (compact) become texts.
  * @throws FlowRunError when the value does not fit the type.
  */
 export function castTo(type: TFlowVariableType, v: TFlowValue): TFlowValue {
@@ -43,7 +43,7 @@ export function castTo(type: TFlowVariableType, v: TFlowValue): TFlowValue {
       if (v === 'true' || v === 'false') return v === 'true';
       throw new FlowRunError(`cannot make a boolean of ${JSON.stringify(v)}`);
     default: {
-      const s = String(v);
+      const s = textOf(v);
       if (s.length > FLOW_STRING_MAX) throw new FlowRunError(`a text longer than ${FLOW_STRING_MAX} characters`);
       return s;
     }
