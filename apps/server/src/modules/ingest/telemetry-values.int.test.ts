@@ -14,6 +14,7 @@ import {
   lorawanPaths,
   paths,
   TELEMETRY_JSON_MAX_DEPTH,
+  storagePaths,
   TELEMETRY_STRING_MAX_CHARS,
   topics,
   ZLiveMessage,
@@ -21,6 +22,7 @@ import {
   type TLatestValue,
   type TLiveMessage,
   type TLorawanIntegrationWithSecret,
+  type TProjectStorage,
   type TTelemetryRow,
 } from '@tessera/contracts';
 import { sql } from 'drizzle-orm';
@@ -50,6 +52,7 @@ const SENSORS: readonly TFactorySensor[] = [
 describe(`telemetry values that are not numbers (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
   let vendorToken = '';
+  let vendorTenantId = 0;
   let dev: TBuiltDevice;
   let tb: TBuiltDevice;
   let token = '';
@@ -66,6 +69,7 @@ describe(`telemetry values that are not numbers (${TEST_DB_KIND})`, () => {
     server = await startTestServer();
     const vendor = await buildVendor(server);
     vendorToken = vendor.token;
+    vendorTenantId = vendor.tenantId;
     [dev, tb] = (await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId, count: 2, sensors: SENSORS })).devices;
     token = (await server.api<TDeviceCredentials>('POST', paths.deviceCredentials(tb.tangramId), { token: vendorToken })).body
       .access_token as string;
@@ -308,5 +312,21 @@ describe(`telemetry values that are not numbers (${TEST_DB_KIND})`, () => {
     const after = await measured();
     expect(after.points - before.points).toBeGreaterThanOrEqual(1_900);
     expect(after.bytes.raw_hot).toBeGreaterThan(before.bytes.raw_hot);
+  });
+
+  it("the project's storage size on the system tab counts them too, and another project's does not", async () => {
+    const [project] = rowsOf<{ project_id: number }>(await server.ctx.db.execute(sql`select project_id from devices where id = ${tb.id}`));
+    const usage = async (projectId: number) =>
+      (await server.api<TProjectStorage>('GET', storagePaths.projectStorage(projectId), { token: vendorToken })).body.usage;
+    const other = await buildDeviceProject(server.ctx.db, { tenantId: vendorTenantId, sensors: SENSORS });
+    const before = await usage(project.project_id);
+    const from = Date.now() - 7_200_000;
+    await server.ctx.db.execute(sql`insert into telemetry_values (device_id, key, ts, svc_recv_ts, value)
+      select ${tb.id}, 'state', ${from}::bigint + i, ${from}::bigint + i, to_jsonb('s' || i) from generate_series(1, 500) as i`);
+    const after = await usage(project.project_id);
+    expect(after.points - before.points).toBe(500);
+    expect(after.bytes.raw_hot).toBeGreaterThan(before.bytes.raw_hot);
+    expect(after.bytes.total).toBeGreaterThan(before.bytes.total);
+    expect((await usage(other.projectId)).points).toBe(0);
   });
 });

@@ -1,9 +1,9 @@
 /**
  * Disk used by telemetry, cheap to answer (docs/decisions/telemetry-storage.md "Sizes"): the platform's from the
  * catalog (pg_total_relation_size of every partition and table, reltuples for hot points; telemetry_values, the
- * points of non-numeric keys, counted as hot); a project's from the
- * per-day sums the storage job keeps (telemetry_usage_daily) for compressed days, and from its 1-hour rollups' counts
- * for the hot days, priced at the platform's bytes per hot point and per rollup row.
+ * points of non-numeric keys, counted as hot); a project's from the per-day sums the storage job keeps
+ * (telemetry_usage_daily) for compressed days, from its 1-hour rollups' counts for the hot days, and from its rows of
+ * telemetry_values, priced at the platform's bytes per hot point, per rollup row and per telemetry_values row.
  */
 import type { TStorageUsage } from '@tessera/contracts';
 import { sql } from 'drizzle-orm';
@@ -111,11 +111,17 @@ export async function platformStorageUsage(db: Db): Promise<TStorageUsage> {
 
 /**
  * Project `projectId`'s telemetry on disk: compressed points and bytes from the job's daily sums; hot points from its
- * 1-hour rollups since the oldest day not compressed yet (its sensors' keys), priced at the platform's bytes per hot
- * point; rollup rows from the daily sums plus the hot days' buckets, priced at the rollup table's bytes per row.
+ * 1-hour rollups since the oldest day not compressed yet (the keys its sensors declare and those it took undeclared),
+ * priced at the platform's bytes per hot point; rollup rows from the daily sums plus the hot days' buckets, priced at
+ * the rollup table's bytes per row; the points of its non-numeric keys (telemetry_values, counted as hot raw points as
+ * on the platform's figure) counted by its devices' primary-key ranges and priced at that table's bytes per row.
  */
 export async function projectStorageUsage(db: Db, projectId: number): Promise<TStorageUsage> {
-  const [hot, rollup] = [await hotCatalog(db), await tableCatalog(db, 'telemetry_rollup')];
+  const [hot, rollup, values] = [
+    await hotCatalog(db),
+    await tableCatalog(db, 'telemetry_rollup'),
+    await tableCatalog(db, 'telemetry_values'),
+  ];
   const rollupRowBytes = rollupRowBytesOf(rollup);
   const [cold] = rowsOf<{ points: number; bytes: number; rollup_rows: number }>(
     await db.execute(sql`select coalesce(sum(points), 0)::float8 as points, coalesce(sum(chunk_bytes), 0)::float8 as bytes,
@@ -125,16 +131,27 @@ export async function projectStorageUsage(db: Db, projectId: number): Promise<TS
   const [h] = rowsOf<{ points: number; minutes: number; hours: number }>(
     await db.execute(sql`select coalesce(sum(r.count), 0)::float8 as points,
         coalesce(sum(least(r.count, 60, (r.last_ts - r.first_ts) / 60000 + 1)), 0)::float8 as minutes, count(r.*)::float8 as hours
-      from devices d join project_sensors s on s.project_id = d.project_id
+      from devices d join (
+        select key from project_sensors where project_id = ${projectId}
+        union select key from project_undeclared_keys where project_id = ${projectId}
+      ) s on true
       join telemetry_rollup r on r.device_id = d.id and r.key = s.key and r.bucket_ms = ${60 * 60_000} and r.bucket_ts >= ${Math.max(0, hotFrom)}
       where d.project_id = ${projectId}`),
   );
+  // Non-numeric points are few (states and settings, sent on change: docs/decisions/telemetry.md), so they are
+  // counted exactly, each device's from its range of the primary key.
+  const [v] = rowsOf<{ points: number }>(
+    await db.execute(sql`select count(*)::float8 as points from devices d join telemetry_values v on v.device_id = d.id
+      where d.project_id = ${projectId}`),
+  );
+  const valuePoints = num(v.points);
+  const valueBytes = valuePoints * (values.rows > 0 ? values.bytes / values.rows : HOT_POINT_BYTES_FALLBACK);
   const hotPointBytes = hot.points > 0 ? hot.bytes / hot.points : HOT_POINT_BYTES_FALLBACK;
   const hotPoints = num(h.points);
   const rollupRows = num(cold.rollup_rows) + num(h.minutes) + num(h.hours);
   return usageOf(
-    num(cold.points) + hotPoints,
-    hotPoints * hotPointBytes,
+    num(cold.points) + hotPoints + valuePoints,
+    hotPoints * hotPointBytes + valueBytes,
     num(cold.bytes),
     rollupRows * rollupRowBytes,
     await growthPerDay(db, rollupRowBytes, projectId),
