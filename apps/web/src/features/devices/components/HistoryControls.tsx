@@ -1,4 +1,7 @@
-/** Controls of the history chart: key, range ({@link HistoryRangePicker}) and aggregation function. */
+/**
+ * Controls of the history chart: key, range ({@link HistoryRangePicker}) and aggregation function — the last only
+ * for a number key (a key of strings, booleans or JSON has no rollups: its raw values are listed).
+ */
 import type { TAggFn } from '@tessera/contracts';
 import { Select, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
@@ -15,11 +18,12 @@ export interface THistoryControlsProps {
   onKey: (key: string) => void;
   range: TRange;
   onRange: (range: TRange, clamped: boolean) => void;
-  fn: TAggFn;
+  /** The aggregation; null: not offered (the chosen key's values are not numbers). */
+  fn: TAggFn | null;
   onFn: (fn: TAggFn) => void;
 }
 
-/** Key select, range picker and fn select in one row. */
+/** Key select, range picker and fn select (when offered) in one row. */
 export function HistoryControls(p: THistoryControlsProps) {
   const { t } = useTranslation();
   return (
@@ -33,14 +37,16 @@ export function HistoryControls(p: THistoryControlsProps) {
         style={{ width: 200 }}
       />
       <HistoryRangePicker value={p.range} onChange={p.onRange} testId="history-range" />
-      <Select<TAggFn>
-        data-testid="history-fn"
-        aria-label={t('devices.history.fnLabel')}
-        value={p.fn}
-        onChange={p.onFn}
-        options={CHART_FNS.map((fn) => ({ value: fn, label: t(`devices.history.fn.${fn}`) }))}
-        style={{ width: 120 }}
-      />
+      {p.fn !== null && (
+        <Select<TAggFn>
+          data-testid="history-fn"
+          aria-label={t('devices.history.fnLabel')}
+          value={p.fn}
+          onChange={p.onFn}
+          options={CHART_FNS.map((fn) => ({ value: fn, label: t(`devices.history.fn.${fn}`) }))}
+          style={{ width: 120 }}
+        />
+      )}
     </Space>
   );
 }

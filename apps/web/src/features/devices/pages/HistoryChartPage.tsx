@@ -3,7 +3,8 @@
  * chart (inside or slider dataZoom) re-queries the zoomed range, debounced, with the same width, so the buckets
  * get finer; "reset zoom" goes back to the picked range. Shows the bucket size (s) and the source table. "Export"
  * (with the download section and the device's download_data permission) makes a download-centre job of the shown
- * key and range. A key whose values are not numbers has no rollups: its points are listed instead (ValueHistory).
+ * key and range. A key whose values are not numbers has no rollups: its points are listed instead (ValueHistory), and
+ * no aggregation is offered.
  */
 import { DEFAULT_CHART_WIDTH, hasFeature, type TAggFn, type TTimeseriesQuery } from '@tessera/contracts';
 import { Alert, Button, Empty, message, Space, Spin, Typography } from 'antd';
@@ -84,7 +85,7 @@ export default function HistoryChartPage() {
           setRange(next);
           setView(null);
         }}
-        fn={fn}
+        fn={numeric ? fn : null}
         onFn={setFn}
       />
       {sensor && !numeric && <ValueHistory tangramId={device.tangram_id} sensor={sensor} range={range} />}

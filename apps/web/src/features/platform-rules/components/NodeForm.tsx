@@ -155,11 +155,17 @@ export function NodeForm({
             key={f.path.join('.')}
             label={t(`platformRules.fields.${f.path.join('_')}`)}
             help={
-              f.kind === 'expression'
-                ? t('platformRules.expressionHelp')
-                : f.kind === 'template'
-                  ? t('platformRules.templateHelp')
-                  : undefined
+              f.kind === 'expression' && kind === 'condition' ? (
+                <span data-testid="condition-help">
+                  {t('platformRules.expressionHelp')}
+                  <br />
+                  {t('platformRules.valueTestsHelp')}
+                </span>
+              ) : f.kind === 'expression' ? (
+                t('platformRules.expressionHelp')
+              ) : f.kind === 'template' ? (
+                t('platformRules.templateHelp')
+              ) : undefined
             }
           >
             <Control
