@@ -1,12 +1,23 @@
 /**
  * LoRaWAN in Chromium, in English, as a vendor sets it up: the device's DevEUI on its page, a ChirpStack integration
  * on the project's notification tab with its URL and secret shown once, then an uplink posted to that URL as
- * ChirpStack would, seen stored in the integration's last payloads.
+ * ChirpStack would, seen stored in the integration's last payloads; and an integration over ChirpStack's MQTT
+ * integration (a Mosquitto of the test's own as ChirpStack's broker): the broker entered in the dialog, the
+ * connection shown, an uplink ChirpStack publishes seen stored.
  */
 import { LORAWAN_SECRET_HEADER } from '@tessera/contracts';
+import mqtt from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildDeviceProject, buildVendor, TEST_PASSWORD, type TBuiltProject, type TTestServer } from '@tessera/server/testing';
+import {
+  buildDeviceProject,
+  buildVendor,
+  startMosquitto,
+  TEST_PASSWORD,
+  type TBuiltProject,
+  type TMosquitto,
+  type TTestServer,
+} from '@tessera/server/testing';
 import { launchBrowser, newPage } from '../support/browser.js';
 import { login } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
@@ -16,8 +27,10 @@ describe('LoRaWAN integrations in Chromium', () => {
   let browser: Browser;
   let page: Page;
   let project: TBuiltProject;
+  let broker: TMosquitto;
 
   beforeAll(async () => {
+    broker = await startMosquitto({ users: { tessera: 'tessera-pass', chirpstack: 'chirpstack-pass' } });
     server = await startE2eServer();
     browser = await launchBrowser();
     const vendor = await buildVendor(server);
@@ -29,6 +42,7 @@ describe('LoRaWAN integrations in Chromium', () => {
   afterAll(async () => {
     await browser?.close();
     await server?.stop();
+    await broker?.stop();
   });
 
   it('gives a device its DevEUI, adds an integration, and lists a posted uplink as stored', async () => {
@@ -73,5 +87,40 @@ describe('LoRaWAN integrations in Chromium', () => {
     const log = page.getByTestId('lorawan-uplinks');
     await log.getByTestId('lorawan-uplink-outcome').getByText('Stored · 2').waitFor({ timeout: 15_000 });
     expect(await log.textContent()).toContain('0101010101010101');
+  });
+
+  it("reads ChirpStack's MQTT integration: broker entered, connection shown, a published uplink stored", async () => {
+    const appId = '17c82e96-be03-4f38-aef3-f83d48582d97';
+    await page.goto(`/project/detail/${project.projectId}/notification`);
+    const card = page.getByTestId('lorawan-card');
+    await page.getByTestId('lorawan-add').click();
+    await page.getByTestId('lorawan-name').fill('Farm over MQTT');
+    await page.getByTestId('lorawan-transport').getByText('ChirpStack MQTT broker').click();
+    await page.getByTestId('lorawan-mqtt-url').fill('http://not-a-broker');
+    await page.getByTestId('lorawan-mqtt-application').fill(appId);
+    await page.getByTestId('lorawan-save').click();
+    await page.getByText('An mqtt:// or mqtts:// URL').waitFor();
+    await page.getByTestId('lorawan-mqtt-url').fill(broker.url);
+    await page.getByTestId('lorawan-mqtt-username').fill('tessera');
+    await page.getByTestId('lorawan-mqtt-password').fill('tessera-pass');
+    await page.getByTestId('lorawan-save').click();
+    // No webhook secret to show: the row names the broker and shows the connection.
+    await card.getByTestId('lorawan-row-broker').getByText(broker.url).waitFor();
+    await card.getByTestId('lorawan-row-state').getByText('Connected').waitFor({ timeout: 20_000 });
+    expect(await card.textContent()).not.toContain('tessera-pass');
+
+    const chirpstack = await mqtt.connectAsync(broker.url, { username: 'chirpstack', password: 'chirpstack-pass', reconnectPeriod: 0 });
+    const uplink = {
+      time: new Date().toISOString(),
+      deviceInfo: { applicationId: appId, deviceName: 'Test device', devEui: '0101010101010101' },
+      fPort: 1,
+      object: { temperature: 23.5 },
+    };
+    await chirpstack.publishAsync(`application/${appId}/device/0101010101010101/event/up`, JSON.stringify(uplink), { qos: 1 });
+    await chirpstack.endAsync();
+    const row = card.locator('tr', { hasText: 'Farm over MQTT' });
+    await row.getByTestId('lorawan-uplinks-open').click();
+    const log = page.getByTestId('lorawan-uplinks');
+    await log.getByTestId('lorawan-uplink-outcome').getByText('Stored · 1').waitFor({ timeout: 15_000 });
   });
 });
