@@ -87,18 +87,22 @@ export default defineConfig({
             // The sign-in page with everything it imports that the entry does not hold (antd's inputs, alert and segmented
             // switch, the HTTP client, the language switch): one request instead of about twenty. Logged-in pages load it
             // too, since they share most of it (the HTTP client, antd's button and inputs); its sign-in-only part is ~7 KB br.
+            // Splitting it by the pages that use each module (rolldown's `entriesAware`) made ten chunks and saved the
+            // dashboard nothing: every page that imports antd's barrel reaches every antd module (docs/web-bundle.md).
             { name: 'signin', test: /[\\/]src[\\/]features[\\/]auth[\\/]LoginPage\.tsx$/, priority: 1 },
             // The logged-in layout with everything it imports that neither chunk above holds (side menu, drawer, header,
             // account menu, antd's App, the live channel): every logged-in page draws it, so grouping it costs none of
             // them a byte, and the sign-in page's modules were taken by the group above first.
             { name: 'shell', test: /[\\/]src[\\/]app[\\/](AppLayout|AntAppOutlet)\.tsx$/, priority: 1 },
             // The dashboard's widget frame and widget bodies (features/dashboard/widgets): one request instead of about ten.
+            // Not the widgets with a library of their own (ECharts: gauge, line and bar, platform; antd's Descriptions:
+            // status): in the group, the group's chunk imported ECharts, so every dashboard loaded it, charts or none.
             // Only those modules, not what they import (which other pages share: the device API, antd's tag, ECharts),
             // so no other page loads this chunk. The route's own module stays out: with it in, rolldown's chunk for the
             // lazy route exported a name the group's chunk did not define.
             {
               name: 'dashboard',
-              test: /[\\/]src[\\/]features[\\/]dashboard[\\/](components[\\/]WidgetFrame\.tsx|widgets[\\/])/,
+              test: /[\\/]src[\\/]features[\\/]dashboard[\\/](components[\\/]WidgetFrame\.tsx|widgets[\\/](?!(Status|Gauge|Chart|Platform)Widget))/,
               includeDependenciesRecursively: false,
             },
           ],

@@ -6,7 +6,7 @@
  */
 import { CheckOutlined, DatabaseOutlined, LogoutOutlined, TeamOutlined, UserOutlined } from '@ant-design/icons';
 import { LANGUAGES, type TLanguage } from '@tessera/contracts';
-import { Button, Dropdown, type MenuProps, Space, Typography } from 'antd';
+import { Button, Dropdown, type MenuProps, Space } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { ColorSchemeSwitch, colorSchemeMenuItems } from '../components/ColorSchemeSwitch';
@@ -14,6 +14,7 @@ import { LANGUAGE_LABELS, LanguageSwitch } from '../components/LanguageSwitch';
 import { useColorSchemeChoice } from '../lib/colorScheme';
 import { changeLanguage } from '../i18n/language';
 import { useSession } from '../lib/useSession';
+import { Text } from '../components/Text';
 
 /** The desktop header's controls, side by side. */
 export function HeaderLinks() {
@@ -23,7 +24,7 @@ export function HeaderLinks() {
     <Space size="large">
       <LanguageSwitch />
       <ColorSchemeSwitch />
-      <Typography.Text data-testid="header-email">{session.email}</Typography.Text>
+      <Text testId="header-email">{session.email}</Text>
       {session.level === 'admin' && (
         <>
           <Link to="/admin/accounts" data-testid="header-accounts">
@@ -56,9 +57,9 @@ export function AccountMenu() {
       type: 'group',
       key: 'email',
       label: (
-        <Typography.Text data-testid="header-email" ellipsis style={{ maxWidth: 240 }}>
+        <Text testId="header-email" ellipsisWidthPx={240}>
           {session.email}
-        </Typography.Text>
+        </Text>
       ),
     },
     { type: 'divider' },

@@ -27,6 +27,19 @@ import { lazyPage } from '../lib/lazyPage';
 import { getLanguage } from '../lib/session';
 import DefaultRedirect from './DefaultRedirect';
 
+/**
+ * `routes` whose lazy pages load the console's other pages' strings (i18n/strings.<language>.ts) together with their
+ * code, so a page never draws before its strings; the dashboard's come with the layout.
+ */
+function withPageStrings(routes: RouteObject[]): RouteObject[] {
+  return routes.map((route) => {
+    const { lazy, children } = route;
+    const withStrings =
+      typeof lazy === 'function' ? async () => (await Promise.all([lazy(), loadConsoleStrings(getLanguage(), ['pages'])]))[0] : lazy;
+    return { ...route, lazy: withStrings, ...(children ? { children: withPageStrings(children) } : {}) } as RouteObject;
+  });
+}
+
 /** The console's pages, in the order of spec §2: sign-in pages, then the authenticated layout's pages, then the 404 rule. */
 export const consoleRoutes: RouteObject[] = [
   ...loginRoutes,
@@ -36,26 +49,31 @@ export const consoleRoutes: RouteObject[] = [
     children: [
       ...authRoutes,
       {
-        // The console's strings (beyond the sign-in ones) arrive with the layout, in the language in use.
-        lazy: lazyPage(() => Promise.all([import('./AppLayout'), loadConsoleStrings(getLanguage())]).then(([layout]) => layout)),
+        // The layout's and the dashboard's strings arrive with the layout, in the language in use; every other page's
+        // before that page (withPageStrings).
+        lazy: lazyPage(() =>
+          Promise.all([import('./AppLayout'), loadConsoleStrings(getLanguage(), ['dashboard'])]).then(([layout]) => layout),
+        ),
         children: [
           { index: true, element: <DefaultRedirect /> },
-          ...profileRoutes,
-          ...adminRoutes,
           ...dashboardRoutes,
-          ...productRoutes,
-          ...projectRoutes,
-          ...deviceRoutes,
-          ...alertRoutes,
-          ...authorisationRoutes,
-          ...analyticsRoutes,
-          ...downloadRoutes,
-          ...machineRoutes,
-          ...lineRoutes,
-          ...platformRuleRoutes,
-          ...platformTelemetryRoutes,
-          ...aiModelRoutes,
-          ...auditLogRoutes,
+          ...withPageStrings([
+            ...profileRoutes,
+            ...adminRoutes,
+            ...productRoutes,
+            ...projectRoutes,
+            ...deviceRoutes,
+            ...alertRoutes,
+            ...authorisationRoutes,
+            ...analyticsRoutes,
+            ...downloadRoutes,
+            ...machineRoutes,
+            ...lineRoutes,
+            ...platformRuleRoutes,
+            ...platformTelemetryRoutes,
+            ...aiModelRoutes,
+            ...auditLogRoutes,
+          ]),
         ],
       },
     ],

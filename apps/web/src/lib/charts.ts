@@ -1,9 +1,12 @@
 /**
- * The console's ECharts build: echarts/core with only what the console draws (line, bar and gauge series, grid,
- * tooltip, dataZoom, legend, mark areas, canvas), so the chart chunk stays small. Import `echarts` and `TChartOption` from here,
- * never from 'echarts' itself.
+ * The console's ECharts build: echarts/core with only what the device charts and the dashboard's chart widgets draw
+ * (line and gauge series, grid, tooltip, dataZoom, legend, canvas), so the chart chunk stays small. Bars
+ * (lib/chartsBar.ts) and mark areas (features/devices/model/motorHealthOption.ts) are registered by the few charts
+ * that draw them, in their own lazy chunks: a dashboard without a bar widget does not load them. Import `echarts` and
+ * `TChartOption` from here, never from 'echarts' itself.
  */
-import { BarChart, type BarSeriesOption, GaugeChart, type GaugeSeriesOption, LineChart, type LineSeriesOption } from 'echarts/charts';
+import type { BarSeriesOption } from 'echarts/charts';
+import { GaugeChart, type GaugeSeriesOption, LineChart, type LineSeriesOption } from 'echarts/charts';
 import {
   DataZoomComponent,
   type DataZoomComponentOption,
@@ -11,7 +14,6 @@ import {
   type GridComponentOption,
   LegendComponent,
   type LegendComponentOption,
-  MarkAreaComponent,
   TooltipComponent,
   type TooltipComponentOption,
 } from 'echarts/components';
@@ -19,19 +21,9 @@ import type { ComposeOption } from 'echarts/core';
 import { getInstanceByDom, init, use } from 'echarts/core';
 import { CanvasRenderer } from 'echarts/renderers';
 
-use([
-  LineChart,
-  BarChart,
-  GaugeChart,
-  GridComponent,
-  TooltipComponent,
-  DataZoomComponent,
-  LegendComponent,
-  MarkAreaComponent,
-  CanvasRenderer,
-]);
+use([LineChart, GaugeChart, GridComponent, TooltipComponent, DataZoomComponent, LegendComponent, CanvasRenderer]);
 
-/** An option object limited to the registered components, so an unregistered one is a type error. */
+/** An option object limited to the registered components (bars included: lib/chartsBar.ts), so an unregistered one is a type error. */
 export type TChartOption = ComposeOption<
   | LineSeriesOption
   | BarSeriesOption

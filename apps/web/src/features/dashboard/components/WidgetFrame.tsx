@@ -2,17 +2,22 @@
  * A widget on the grid: a card whose header is the drag handle (title, settings, delete) and whose body draws the
  * widget's type with its parsed parameter. A parameter that no longer parses says so instead of breaking the page.
  * Each type's code loads when a widget of that type is on the page: ECharts only with a chart, gauge or platform
- * widget, antd's Table only with a devices widget.
+ * widget, ECharts' bars only with a bar widget.
  */
 import { DeleteOutlined, SettingOutlined } from '@ant-design/icons';
 import { parseWidgetParameter, type TWidget, type TWidgetParameter } from '@tessera/contracts';
-import { Button, Card, Space, Tooltip, Typography } from 'antd';
+import { Button, Card, Space, Tooltip } from 'antd';
 import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../widgets/WidgetMessage';
+import { Text } from '../../../components/Text';
 
 const AlertsWidget = lazy(() => import('../widgets/AlertsWidget').then((m) => ({ default: m.AlertsWidget })));
 const ChartWidget = lazy(() => import('../widgets/ChartWidget').then((m) => ({ default: m.ChartWidget })));
+// A bar widget also registers ECharts' bars (lib/chartsBar.ts), which no other widget draws.
+const BarWidget = lazy(() =>
+  Promise.all([import('../widgets/ChartWidget'), import('../../../lib/chartsBar')]).then(([m]) => ({ default: m.ChartWidget })),
+);
 const DevicesWidget = lazy(() => import('../widgets/DevicesWidget').then((m) => ({ default: m.DevicesWidget })));
 const GaugeWidget = lazy(() => import('../widgets/GaugeWidget').then((m) => ({ default: m.GaugeWidget })));
 const LatestWidget = lazy(() => import('../widgets/LatestWidget').then((m) => ({ default: m.LatestWidget })));
@@ -26,7 +31,7 @@ function Body({ widget, height }: { widget: TWidget; height: number }) {
   const { t } = useTranslation();
   // Parsed once per parameter, so a widget's `p` stays the same object while the page re-renders around it.
   const parsed = useMemo(() => parseWidgetParameter(widget.type, widget.parameter), [widget.type, widget.parameter]);
-  if (!parsed.ok) return <Typography.Text type="danger">{t('dashboard.badParameter')}</Typography.Text>;
+  if (!parsed.ok) return <Text type="danger">{t('dashboard.badParameter')}</Text>;
   const p = parsed.value;
   switch (widget.type) {
     case 'latest':
@@ -34,8 +39,9 @@ function Body({ widget, height }: { widget: TWidget; height: number }) {
     case 'gauge':
       return <GaugeWidget p={p as TWidgetParameter<'gauge'>} height={height} />;
     case 'line':
+      return <ChartWidget p={p as TWidgetParameter<'line'>} kind="line" height={height} />;
     case 'bar':
-      return <ChartWidget p={p as TWidgetParameter<'line'>} kind={widget.type} height={height} />;
+      return <BarWidget p={p as TWidgetParameter<'line'>} kind="bar" height={height} />;
     case 'status':
       return <StatusWidget p={p as TWidgetParameter<'status'>} />;
     case 'alerts':

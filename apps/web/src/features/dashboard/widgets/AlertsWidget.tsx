@@ -4,7 +4,7 @@
  * (about 32 KB br of a dashboard) for a few lines that never page.
  */
 import type { TWidgetParameter } from '@tessera/contracts';
-import { Space, Spin, Typography, theme } from 'antd';
+import { Space, Spin, theme } from 'antd';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { useLiveAlerts } from '../../../lib/live';
@@ -12,6 +12,7 @@ import { useDashboardAlerts, useMergeIntoDashboard } from '../../alerts/api';
 import { LevelTag, StateTag } from '../../alerts/components/AlertTags';
 import { formatLocalTime } from '../../devices/model/format';
 import { NoData } from './WidgetMessage';
+import { Text } from '../../../components/Text';
 
 /** The widget body. */
 export function AlertsWidget({ p }: { p: TWidgetParameter<'alerts'> }) {
@@ -37,10 +38,10 @@ export function AlertsWidget({ p }: { p: TWidgetParameter<'alerts'> }) {
               <Space size={4} wrap>
                 <LevelTag level={a.level} />
                 <StateTag state={a.state} />
-                <Typography.Text>{a.message}</Typography.Text>
-                <Typography.Text type="secondary">
+                <Text>{a.message}</Text>
+                <Text type="secondary">
                   {a.device.name} · {formatLocalTime(a.last_seen_at)}
-                </Typography.Text>
+                </Text>
               </Space>
             </li>
           ))}

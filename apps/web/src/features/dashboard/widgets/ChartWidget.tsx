@@ -5,7 +5,6 @@
  */
 import { useQueries } from '@tanstack/react-query';
 import { paths, type TDeviceDetail, type TTimeseriesResponse, type TWidgetParameter } from '@tessera/contracts';
-import { Typography } from 'antd';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TChartOption } from '../../../lib/charts';
@@ -15,6 +14,7 @@ import { deviceKeys } from '../../devices/api';
 import { EChart } from '../../devices/components/EChart';
 import { formatValues } from '../../devices/model/format';
 import { type TRange, zoomedRange } from '../../devices/model/range';
+import { Text } from '../../../components/Text';
 
 const WIDTH = 300;
 
@@ -136,9 +136,9 @@ export function ChartWidget({ p, kind, height }: { p: TWidgetParameter<'line'>; 
         onZoom={kind === 'line' ? onZoom : undefined}
       />
       {gone.length > 0 && (
-        <Typography.Text type="warning" data-testid="widget-device-gone">
+        <Text type="warning" testId="widget-device-gone">
           {t('dashboard.seriesGone', { ids: gone.map((s) => s.tangram_id.slice(-12)).join(', ') })}
-        </Typography.Text>
+        </Text>
       )}
     </div>
   );

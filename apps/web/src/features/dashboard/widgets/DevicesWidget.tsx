@@ -6,7 +6,7 @@
  */
 import { useQuery } from '@tanstack/react-query';
 import { paths, type TDevice, type TDeviceTwin, type TPage, type TWidgetParameter } from '@tessera/contracts';
-import { Spin, Typography, theme } from 'antd';
+import { Spin, theme } from 'antd';
 import { type CSSProperties, type ReactNode, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -16,6 +16,7 @@ import { useLiveDevice } from '../../../lib/live';
 import { useDeviceDetail } from '../../devices/api';
 import { OnlineBadge } from '../../devices/components/OnlineBadge';
 import { formatLocalTime, formatValues } from '../../devices/model/format';
+import { Text } from '../../../components/Text';
 
 /** One row of the table: a chosen device, `device` absent when the viewer may no longer see it. */
 interface TRow {
@@ -85,7 +86,7 @@ export function DevicesWidget({ p }: { p: TWidgetParameter<'devices'> }) {
         r.device ? (
           <Link to={`/device/detail/${r.id}/telemetry-status`}>{r.device.name}</Link>
         ) : (
-          <Typography.Text type="warning">{t('dashboard.deviceGone', { id: r.id.slice(-12) })}</Typography.Text>
+          <Text type="warning">{t('dashboard.deviceGone', { id: r.id.slice(-12) })}</Text>
         ),
     },
     { key: 'online', title: t('dashboard.online'), render: (r) => (r.device ? <OnlineBadge online={r.device.online} /> : null) },

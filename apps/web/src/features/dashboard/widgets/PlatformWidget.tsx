@@ -4,7 +4,7 @@
  * (deleted, or the account lost the section) says so.
  */
 import type { TWidgetParameter } from '@tessera/contracts';
-import { Flex, Typography } from 'antd';
+import { Flex } from 'antd';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { TChartOption } from '../../../lib/charts';
@@ -13,6 +13,7 @@ import { formatAge, formatValues } from '../../devices/model/format';
 import { usePlatformTelemetry, usePlatformTelemetrySeries } from '../../platform-telemetry/api';
 import { useNow } from '../../../lib/useNow';
 import { Loading, NoData } from './WidgetMessage';
+import { Text } from '../../../components/Text';
 
 /** The widget body; `height` is what the card's body has, in pixels. */
 export function PlatformWidget({ p, height }: { p: TWidgetParameter<'platform'>; height: number }) {
@@ -40,9 +41,9 @@ export function PlatformWidget({ p, height }: { p: TWidgetParameter<'platform'>;
   const status = (pt.error as { status?: number } | null)?.status;
   if (status === 403 || status === 404)
     return (
-      <Typography.Text type="warning" data-testid="widget-platform-gone">
+      <Text type="warning" testId="widget-platform-gone">
         {t('dashboard.platformGone')}
-      </Typography.Text>
+      </Text>
     );
   if (pt.isLoading) return <Loading />;
   if (!pt.data) return <NoData />;
@@ -50,14 +51,14 @@ export function PlatformWidget({ p, height }: { p: TWidgetParameter<'platform'>;
   return (
     <Flex vertical style={{ height: '100%' }}>
       <Flex align="baseline" gap={8} wrap>
-        <Typography.Text style={{ fontSize: 28, fontWeight: 600 }} data-testid="widget-platform-value">
+        <Text style={{ fontSize: 28, fontWeight: 600 }} testId="widget-platform-value">
           {pt.data.latest_value === null ? '—' : formatValues([pt.data.latest_value], i18n.language)}
           {pt.data.unit ? <span style={{ fontSize: 14, marginLeft: 4 }}>{pt.data.unit}</span> : null}
-        </Typography.Text>
-        <Typography.Text type="secondary">
+        </Text>
+        <Text type="secondary">
           {pt.data.name}
           {latestTs !== null ? ` · ${formatAge(latestTs, Math.max(now, latestTs), i18n.language)}` : ''}
-        </Typography.Text>
+        </Text>
       </Flex>
       <EChart option={option} points={series.data?.points.length ?? 0} testId="widget-platform-chart" height={chartHeight} />
     </Flex>

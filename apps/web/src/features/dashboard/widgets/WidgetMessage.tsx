@@ -1,14 +1,15 @@
 /** What a widget shows instead of data: its device is gone from the viewer's sight, nothing yet, or loading. */
-import { Empty, Spin, Typography } from 'antd';
+import { Empty, Spin } from 'antd';
 import { useTranslation } from 'react-i18next';
+import { Text } from '../../../components/Text';
 
 /** The device of the widget may not be seen (any more). */
 export function DeviceGone({ tangramId }: { tangramId: string }) {
   const { t } = useTranslation();
   return (
-    <Typography.Text type="warning" data-testid="widget-device-gone">
+    <Text type="warning" testId="widget-device-gone">
       {t('dashboard.deviceGone', { id: tangramId.slice(-12) })}
-    </Typography.Text>
+    </Text>
   );
 }
 

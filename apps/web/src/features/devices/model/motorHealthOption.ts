@@ -3,8 +3,12 @@
  * ISO 10816-3 zones of the machine class drawn as coloured bands (A green, B cyan, C amber, D red) behind it.
  */
 import { type TMotorHealth, type TVibrationZone, VIBRATION_ZONES } from '@tessera/contracts';
-import type { TChartOption } from '../../../lib/charts';
+import { MarkAreaComponent } from 'echarts/components';
+import { echarts, type TChartOption } from '../../../lib/charts';
 import { formatValues } from './format';
+
+// The zone bands are mark areas, which only this chart draws: registered here, in the motor-health page's chunk.
+echarts.use([MarkAreaComponent]);
 
 /** The colour of each zone: badge, hours table and chart band. */
 export const ZONE_COLORS: Record<TVibrationZone, string> = { A: '#52c41a', B: '#13c2c2', C: '#faad14', D: '#f5222d' };

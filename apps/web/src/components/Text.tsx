@@ -1,0 +1,42 @@
+/**
+ * A line of text in antd's text colours (the theme's tokens, as antd's `Typography.Text` colours them: secondary,
+ * warning, danger), for the pages every login opens first (the layout's header, the dashboard's widgets). antd's
+ * Typography brings its editing and copying (a text area, antd's inputs and form context) to every page that uses it:
+ * about 15 KB br the dashboard would load and never use (docs/web-bundle.md). `ellipsis` cuts a long line with "…".
+ */
+import { theme } from 'antd';
+import type { CSSProperties, ReactNode } from 'react';
+
+/** Props: the colour (`type`), a test id, an ellipsis with the widest the text may be, and extra style. */
+export interface TTextProps {
+  children?: ReactNode;
+  type?: 'secondary' | 'warning' | 'danger';
+  testId?: string;
+  /** The widest the text may be before it is cut with "…" (px). */
+  ellipsisWidthPx?: number;
+  style?: CSSProperties;
+}
+
+/** A span of text in the theme's colour for `type`. */
+export function Text({ children, type, testId, ellipsisWidthPx, style }: TTextProps) {
+  const { token } = theme.useToken();
+  const color = type
+    ? { secondary: token.colorTextDescription, warning: token.colorWarningText, danger: token.colorErrorText }[type]
+    : token.colorText;
+  const cut: CSSProperties =
+    ellipsisWidthPx === undefined
+      ? {}
+      : {
+          display: 'inline-block',
+          maxWidth: ellipsisWidthPx,
+          overflow: 'hidden',
+          textOverflow: 'ellipsis',
+          whiteSpace: 'nowrap',
+          verticalAlign: 'bottom',
+        };
+  return (
+    <span data-testid={testId} style={{ color, wordBreak: 'break-word', ...cut, ...style }}>
+      {children}
+    </span>
+  );
+}

@@ -1,0 +1,15 @@
+/**
+ * The console's en strings that the logged-in layout and the dashboard use (the features admin, alerts, assistant,
+ * dashboard and devices), merged at build time: one chunk, loaded with the layout. The rest is strings.en.ts.
+ */
+import { mergeLocales, type TLocaleTree } from './resources';
+
+const files = import.meta.glob<TLocaleTree>(
+  [
+    '../features/{admin,alerts,assistant,dashboard,devices}/locales/en.json',
+    '../features/{admin,alerts,assistant,dashboard,devices}/locales/*.en.json',
+  ],
+  { eager: true, import: 'default' },
+);
+
+export default mergeLocales(files)['en'];
