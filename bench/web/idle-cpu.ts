@@ -9,9 +9,13 @@
  * Baseline in the same run: `BENCH_WEB_BASELINE_DIST` (a copy of an earlier build, e.g. `cp -r apps/web/dist
  * /tmp/console-base` before a change) is served by a second server and measured the same way, alternately.
  *
+ * `BENCH_IDLE_DASHBOARD=gauges` opens twelve gauges instead (one per device and key, each redrawn by every message of
+ * its key), to measure what a gauge costs per live message; the script time per live frame is printed too.
+ *
  *   npm run build -w @tessera/web && npm run bench:web-idle -w @tessera/bench
  *   env: BENCH_WINDOW_S (30), BENCH_WARMUP_S (5), BENCH_RUNS (1 window per build), BENCH_WEB_DIST (apps/web/dist),
- *   BENCH_WEB_BASELINE_DIST (none), BENCH_VERBOSE=1 (the page's console messages), CHROMIUM_PATH (/usr/bin/chromium)
+ *   BENCH_WEB_BASELINE_DIST (none), BENCH_IDLE_DASHBOARD (five | gauges; five), BENCH_VERBOSE=1 (the page's console
+ *   messages), CHROMIUM_PATH (/usr/bin/chromium)
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +24,7 @@ import type { MqttClient } from 'mqtt';
 import { type Browser, chromium } from 'playwright-core';
 import { connectDevices } from '../support/devices';
 import { cpuMsOfPid } from '../support/proc-cpu';
-import { buildBenchDashboard } from './dashboard-fixture';
+import { buildBenchDashboard, type TBenchDashboardKind } from './dashboard-fixture';
 
 const WINDOW_S = Number(process.env.BENCH_WINDOW_S ?? 30);
 const WARMUP_S = Number(process.env.BENCH_WARMUP_S ?? 5);
@@ -29,6 +33,7 @@ const VERBOSE = process.env.BENCH_VERBOSE === '1';
 const WEB_DIST = process.env.BENCH_WEB_DIST ?? fileURLToPath(new URL('../../apps/web/dist', import.meta.url));
 const BASELINE_DIST = process.env.BENCH_WEB_BASELINE_DIST;
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const DASHBOARD: TBenchDashboardKind = process.env.BENCH_IDLE_DASHBOARD === 'gauges' ? 'gauges' : 'five';
 const KEYS = [
   { key: 'temperature', values: 1 },
   { key: 'humidity', values: 1 },
@@ -95,7 +100,7 @@ function publishEverySecond(clients: MqttClient[], devices: { tangramId: string 
 
 /** Opens the dashboard served by `server`, lets the devices publish, and measures one window. */
 async function measureIdle(browser: Browser, server: TTestServer): Promise<TIdle> {
-  const { widgetIds, session, devices } = await buildBenchDashboard(server, browser);
+  const { widgetIds, session, devices } = await buildBenchDashboard(server, browser, DASHBOARD);
   const context = await browser.newContext({
     baseURL: server.httpUrl,
     locale: 'zh-TW',
@@ -132,8 +137,8 @@ async function measureIdle(browser: Browser, server: TTestServer): Promise<TIdle
     await sleep(WINDOW_S * 1000);
     const after = await read();
     const browserCpuS = (browserCpuMs() - cpuBefore) / 1000;
-    if (!(await page.getByTestId('widget-latest-value').isVisible()))
-      throw new Error('the latest-value widget shows no value: no live data arrived');
+    const shown = DASHBOARD === 'gauges' ? page.getByTestId('widget-gauge').first() : page.getByTestId('widget-latest-value');
+    if (!(await shown.isVisible())) throw new Error('no widget shows a value: no live data arrived');
     return {
       browserCpuS,
       taskS: after.task - before.task,
@@ -166,14 +171,16 @@ async function main(): Promise<void> {
     await browser.close();
     await Promise.all(servers.map((s) => s.stop()));
   }
+  const what = DASHBOARD === 'gauges' ? `${3 * KEYS.length}-gauge` : 'five-widget';
   console.log(
-    `web idle bench: an open five-widget dashboard at 1440×900, 3 devices × ${KEYS.length} keys publishing 1 msg/s each, ${WINDOW_S} s window after ${WARMUP_S} s`,
+    `web idle bench: an open ${what} dashboard at 1440×900, 3 devices × ${KEYS.length} keys publishing 1 msg/s each, ${WINDOW_S} s window after ${WARMUP_S} s`,
   );
-  console.log('build        run  browser CPU (all processes)  main thread busy  script    layout    style   live frames');
+  console.log('build        run  browser CPU (all processes)  main thread busy  script    layout    style   live frames  script ms/frame');
   builds.forEach((b, i) => {
     results[i].forEach((r, run) => {
+      const perFrame = r.frames > 0 ? ((r.scriptS * 1000) / r.frames).toFixed(2) : '—';
       console.log(
-        `${b.name.padEnd(12)} ${String(run + 1).padStart(3)}  ${pct(r.browserCpuS)}                      ${pct(r.taskS)}           ${pct(r.scriptS)}  ${pct(r.layoutS)}  ${pct(r.styleS)}  ${String(r.frames).padStart(6)}`,
+        `${b.name.padEnd(12)} ${String(run + 1).padStart(3)}  ${pct(r.browserCpuS)}                      ${pct(r.taskS)}           ${pct(r.scriptS)}  ${pct(r.layoutS)}  ${pct(r.styleS)}  ${String(r.frames).padStart(6)}  ${perFrame.padStart(10)}`,
       );
     });
   });

@@ -172,6 +172,10 @@ describe('dashboard: pages and widgets on a grid, live values, persisted layout 
     await publishAsDevice(server.mqttUrl, d0.tangramId, d0.secret, [{ key: 'temperature', ts: Date.now(), vs: [36.6] }]);
     await expect.poll(() => widgetByTitle('Temp now').getByTestId('widget-latest-value').textContent()).toContain('36.6');
     await expect.poll(() => widgetByTitle('Fleet').getByTestId(`widget-devices-value-${d0.tangramId}`).textContent()).toBe('36.6');
+    // The gauge moves to a live value of its own key (its chart takes the new value as a patch, not a rebuilt option).
+    await publishAsDevice(server.mqttUrl, d1.tangramId, d1.secret, [{ key: 'temperature', ts: Date.now(), vs: [42.5] }]);
+    await expect.poll(() => widgetByTitle('Temp gauge').getByTestId('widget-gauge').getAttribute('data-value')).toBe('42.5');
+    expect(await widgetByTitle('Temp gauge').locator('canvas').count()).toBe(1);
     const client = await mqtt.connectAsync(server.mqttUrl, {
       username: d2.tangramId,
       password: d2.secret,

@@ -6,6 +6,10 @@
  * (and a hidden tab, where frames stop, not at all until it shows again); made again in ECharts' dark theme
  * when the console turns dark (lib/colorScheme), and back. Which chart types exist is up to the caller's build (lib/charts.ts for device charts,
  * features/alerts/alertCharts.ts for statistics); both register into the same `echarts/core`.
+ *
+ * A chart whose data changes often while the rest stays (a live gauge) passes the data as `patch`: ECharts' own way to
+ * update a chart (setOption merging the changed part into the option it holds), at most once per animation frame,
+ * instead of rebuilding the whole chart from a new option.
  */
 import type * as echarts from 'echarts/core';
 import type { TEChartsBuild } from './charts';
@@ -25,12 +29,14 @@ function themed(option: echarts.EChartsCoreOption, scheme: TColorScheme): echart
 /**
  * Draws `option` with `build` (the caller's echarts/core with its charts registered: passing it keeps that
  * registration imported) in the element the returned ref is attached to; `onInit` runs once with the new instance
- * (e.g. to listen for dataZoom).
+ * (e.g. to listen for dataZoom). `patch`, when given, is merged into the drawn option (ECharts' merge of `setOption`,
+ * series matched by index) after `option` and whenever it changes; a new `option` is drawn with the newest `patch`.
  */
 export function useEChart(
   build: Pick<TEChartsBuild, 'init'>,
   option: echarts.EChartsCoreOption,
   onInit?: (chart: echarts.ECharts) => void,
+  patch?: echarts.EChartsCoreOption,
 ): RefObject<HTMLDivElement | null> {
   const el = useRef<HTMLDivElement>(null);
   const chart = useRef<echarts.ECharts | null>(null);
@@ -39,8 +45,11 @@ export function useEChart(
   const scheme = useColorScheme();
   const latest = useRef(option);
   latest.current = option;
-  // The option drawn last, so a re-render with the same option draws nothing; the frame a new option waits for.
+  const latestPatch = useRef(patch);
+  latestPatch.current = patch;
+  // The option and patch drawn last, so a re-render with the same ones draws nothing; the frame a change waits for.
   const drawn = useRef<echarts.EChartsCoreOption | null>(null);
+  const drawnPatch = useRef<echarts.EChartsCoreOption | undefined>(undefined);
   const frame = useRef<number | null>(null);
 
   useEffect(() => {
@@ -48,7 +57,9 @@ export function useEChart(
     // ECharts' own dark theme, on a transparent background so the chart sits on its card's colour.
     const instance = build.init(el.current, scheme === 'dark' ? 'dark' : undefined);
     instance.setOption(themed(latest.current, scheme), { notMerge: true });
+    if (latestPatch.current) instance.setOption(latestPatch.current);
     drawn.current = latest.current;
+    drawnPatch.current = latestPatch.current;
     el.current.dataset.chartScheme = scheme; // for browser tests: which theme the chart was made in
     chart.current = instance;
     init.current?.(instance);
@@ -64,14 +75,21 @@ export function useEChart(
   }, [build, scheme]);
 
   useEffect(() => {
-    if (option === drawn.current || frame.current !== null) return;
+    if ((option === drawn.current && patch === drawnPatch.current) || frame.current !== null) return;
     frame.current = requestAnimationFrame(() => {
       frame.current = null;
-      if (!chart.current || latest.current === drawn.current) return;
+      const instance = chart.current;
+      if (!instance) return;
+      if (latest.current !== drawn.current) {
+        instance.setOption(themed(latest.current, scheme), { notMerge: true });
+        if (latestPatch.current) instance.setOption(latestPatch.current);
+      } else if (latestPatch.current && latestPatch.current !== drawnPatch.current) {
+        instance.setOption(latestPatch.current);
+      }
       drawn.current = latest.current;
-      chart.current.setOption(themed(latest.current, scheme), { notMerge: true });
+      drawnPatch.current = latestPatch.current;
     });
-  }, [option, scheme]);
+  }, [option, patch, scheme]);
 
   return el;
 }

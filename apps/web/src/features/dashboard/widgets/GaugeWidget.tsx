@@ -1,6 +1,9 @@
 /**
  * Gauge widget: one key's newest value between min and max, the arc coloured by thresholds; live. Its scale shows as
- * many labels as fit and the value sits below the arc's ends (gaugeLayout.ts), so no label collides or hides.
+ * many labels as fit and the value sits below the arc's ends (gaugeLayout.ts), so no label collides or hides. A live
+ * value only moves the pointer and the number (a patch merged into the drawn chart, lib/useEChart), at most once per
+ * animation frame; the scale, colours and labels are built again only when the widget's settings, unit, language or
+ * size change.
  */
 import type { TWidgetParameter } from '@tessera/contracts';
 import { useMemo } from 'react';
@@ -64,22 +67,22 @@ export function GaugeWidget({ p, height }: { p: TWidgetParameter<'gauge'>; heigh
           axisLabel: { distance: GAUGE_LABEL_DISTANCE, fontSize: GAUGE_LABEL_FONT, formatter: gaugeLabel },
           pointer: { width: 4, length: '60%' },
           detail: {
-            formatter: () => `${formatValues([value], i18n.language)} ${unit}`,
+            formatter: (shown: number) => `${formatValues([shown], i18n.language)} ${unit}`,
             fontSize: GAUGE_VALUE_FONT,
             offsetCenter: [0, `${GAUGE_VALUE_OFFSET * 100}%`],
           },
-          data: [{ value: value ?? p.min }],
         },
       ],
     }),
-    [p, value, unit, i18n.language, height],
+    [p, unit, i18n.language, height],
   );
+  const patch = useMemo<TChartOption>(() => ({ series: [{ type: 'gauge', data: [{ value: value ?? p.min }] }] }), [value, p.min]);
   if (gone) return <DeviceGone tangramId={p.tangram_id} />;
   if (loading) return <Loading />;
   if (value === null) return <NoData />;
   return (
     <div data-testid="widget-gauge" data-value={value}>
-      <EChart option={option} points={1} testId="widget-gauge-chart" height={height} />
+      <EChart option={option} patch={patch} points={1} testId="widget-gauge-chart" height={height} />
     </div>
   );
 }
