@@ -14,6 +14,8 @@ export const GATEWAY_TOPICS = {
   attributeRequest: 'v1/gateway/attributes/request',
   attributeResponse: 'v1/gateway/attributes/response',
   rpc: 'v1/gateway/rpc',
+  /** ThingsBoard's device claiming: refused (docs/decisions/device-apis.md "Claiming"). */
+  claim: 'v1/gateway/claim',
 } as const;
 
 /** The longest device name a gateway may send (the console's device name limit). */

@@ -210,7 +210,7 @@ describe(`ThingsBoard gateway API over MQTT (${TEST_DB_KIND})`, () => {
     await closed;
     const odd = await connect(gatewayToken);
     const oddClosed = closedBy(odd);
-    odd.publish('v1/gateway/claim', JSON.stringify({ 'Device A': {} }), { qos: 1 });
+    odd.publish('v1/gateway/provision', JSON.stringify({ 'Device A': {} }), { qos: 1 });
     await oddClosed;
   });
 

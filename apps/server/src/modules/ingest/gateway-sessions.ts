@@ -25,6 +25,7 @@ import type { IngestPipeline, TIngestWay } from './pipeline.js';
 import type { ThingsboardDownlink } from './thingsboard-downlink.js';
 import { thingsboardJsonToNative } from './thingsboard-telemetry.js';
 import { storeClientAttributes } from './thingsboard-uplink.js';
+import { refuseClaim } from './claim-refusal.js';
 
 /** A native message ingest's parser refuses as `malformed`: what a gateway's unreadable telemetry is counted as. */
 const MALFORMED = Buffer.from('{}');
@@ -105,6 +106,8 @@ export class GatewaySessions {
         return this.telemetry(session, payload, way);
       case 'attributes':
         return this.attributes(session, payload);
+      case 'claim':
+        return refuseClaim(this.deps.db, this.refusedLog, gateway, GATEWAY_TOPICS.claim);
       case 'connect':
       case 'disconnect':
       case 'attribute_request':

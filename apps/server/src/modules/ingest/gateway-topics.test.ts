@@ -6,10 +6,11 @@ import { classifyGatewayTopic, isGatewayNamespace, isGatewaySubscription, namedE
 const json = (v: unknown) => Buffer.from(JSON.stringify(v));
 
 describe('gateway topics', () => {
-  it('serves the six documented publish topics and the three subscriptions exactly as written', () => {
+  it('serves the documented publish topics (a claim to refuse it) and the three subscriptions exactly as written', () => {
     expect(classifyGatewayTopic('v1/gateway/telemetry')).toEqual({ kind: 'telemetry' });
     expect(classifyGatewayTopic('v1/gateway/attributes/request')).toEqual({ kind: 'attribute_request' });
-    expect(classifyGatewayTopic('v1/gateway/claim')).toBeNull();
+    expect(classifyGatewayTopic('v1/gateway/claim')).toEqual({ kind: 'claim' });
+    expect(classifyGatewayTopic('v1/gateway/provision')).toBeNull();
     expect(classifyGatewayTopic('v1/gateway/telemetry/x')).toBeNull();
     expect(isGatewayNamespace('v1/gateway/claim')).toBe(true);
     expect(isGatewayNamespace('v1/devices/me/telemetry')).toBe(false);

@@ -5,8 +5,11 @@
  */
 import { GATEWAY_DEVICE_NAME_MAX, GATEWAY_DEVICES_PER_MESSAGE_MAX, GATEWAY_TOPICS } from '@tessera/contracts';
 
-/** What a gateway publishes: a device connected or left, telemetry or client attributes of devices, a request, an RPC answer. */
-export type TGatewayTopic = { kind: 'connect' | 'disconnect' | 'telemetry' | 'attributes' | 'attribute_request' | 'rpc' };
+/**
+ * What a gateway publishes: a device connected or left, telemetry or client attributes of devices, a request, an RPC
+ * answer, or a claim (refused: claim-refusal.ts).
+ */
+export type TGatewayTopic = { kind: 'connect' | 'disconnect' | 'telemetry' | 'attributes' | 'attribute_request' | 'rpc' | 'claim' };
 
 const BY_TOPIC: ReadonlyMap<string, TGatewayTopic> = new Map([
   [GATEWAY_TOPICS.connect, { kind: 'connect' }],
@@ -15,6 +18,7 @@ const BY_TOPIC: ReadonlyMap<string, TGatewayTopic> = new Map([
   [GATEWAY_TOPICS.attributes, { kind: 'attributes' }],
   [GATEWAY_TOPICS.attributeRequest, { kind: 'attribute_request' }],
   [GATEWAY_TOPICS.rpc, { kind: 'rpc' }],
+  [GATEWAY_TOPICS.claim, { kind: 'claim' }],
 ]);
 
 /** True for any topic of the gateway API's namespace (`v1/gateway/…`), served or not. */

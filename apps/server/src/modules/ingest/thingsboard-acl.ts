@@ -9,11 +9,17 @@ import { MQTT_CLIENT_ID_MAX } from '@tessera/contracts';
 export const THINGSBOARD_TELEMETRY_TOPIC = 'v1/devices/me/telemetry';
 /** Client attributes up, shared attribute updates down. */
 export const THINGSBOARD_ATTRIBUTES_TOPIC = 'v1/devices/me/attributes';
+/** ThingsBoard's device claiming: refused (claim-refusal.ts). */
+export const THINGSBOARD_CLAIM_TOPIC = 'v1/devices/me/claim';
 
-/** What a token-logged device may publish: telemetry, client attributes, an attribute request, RPC answers and requests. */
+/**
+ * What a token-logged device may publish: telemetry, client attributes, an attribute request, RPC answers and requests,
+ * and a claim (acknowledged, refused and counted).
+ */
 export type TThingsboardTopic =
   | { kind: 'telemetry' }
   | { kind: 'attributes' }
+  | { kind: 'claim' }
   /** `v1/devices/me/attributes/request/{n}`: answered on `…/attributes/response/{n}`. */
   | { kind: 'attribute_request'; n: string }
   /** `v1/devices/me/rpc/response/{n}`: the answer to the platform's RPC request `n`. */
@@ -28,6 +34,7 @@ const REQUEST_ID = /^[A-Za-z0-9_-]{1,64}$/;
 export function classifyThingsboardTopic(topic: string): TThingsboardTopic | null {
   if (topic === THINGSBOARD_TELEMETRY_TOPIC) return { kind: 'telemetry' };
   if (topic === THINGSBOARD_ATTRIBUTES_TOPIC) return { kind: 'attributes' };
+  if (topic === THINGSBOARD_CLAIM_TOPIC) return { kind: 'claim' };
   const m = /^v1\/devices\/me\/(attributes\/request|rpc\/response|rpc\/request)\/([^/]+)$/.exec(topic);
   if (!m || !REQUEST_ID.test(m[2] ?? '')) return null;
   const n = m[2] as string;

@@ -125,7 +125,7 @@ describe(`ThingsBoard MQTT device API (${TEST_DB_KIND})`, () => {
     await closedNative;
     const attributes = await connect(token);
     const closedAttributes = closedBy(attributes);
-    attributes.publish('v1/devices/me/claim', JSON.stringify({ secretKey: 'x' }), { qos: 1 });
+    attributes.publish('v1/devices/me/provision', JSON.stringify({ secretKey: 'x' }), { qos: 1 });
     await closedAttributes;
     const big = await connect(token);
     const closedBig = closedBy(big);

@@ -3,7 +3,8 @@
  * API"): client attributes (`v1/devices/me/attributes`, stored before the PUBACK), attribute requests
  * (`…/attributes/request/{n}`, answered on `…/attributes/response/{n}`), answers to the platform's RPC
  * (`…/rpc/response/{n}`) and RPC requests of its own (`…/rpc/request/{n}`, answered `{"error":"unsupported"}`,
- * docs/decisions/device-apis.md "RPC from the device"). The HTTP device API calls the same functions.
+ * docs/decisions/device-apis.md "RPC from the device") and claims (`v1/devices/me/claim`, refused: claim-refusal.ts).
+ * The HTTP device API calls the same functions.
  */
 import type { Logger } from 'pino';
 import { parseAttributeMessage, splitAttributeKeys } from '@tessera/contracts';
@@ -11,7 +12,8 @@ import { ThrottledLog } from '../../core/throttled-log.js';
 import type { Db } from '../../db/client.js';
 import { answerAttributeRequest, writeAttributes } from '../attributes/attribute-store.js';
 import type { TIngestDevice } from './directory.js';
-import type { TThingsboardTopic } from './thingsboard-acl.js';
+import { refuseClaim } from './claim-refusal.js';
+import { THINGSBOARD_CLAIM_TOPIC, type TThingsboardTopic } from './thingsboard-acl.js';
 import type { ThingsboardDownlink } from './thingsboard-downlink.js';
 
 /** Why a device's client attributes were not stored (the HTTP API answers 400 with it; MQTT logs it and acknowledges). */
@@ -93,6 +95,8 @@ export class ThingsboardUplink {
         );
         return;
       }
+      case 'claim':
+        return refuseClaim(this.db, this.refusedLog, device, THINGSBOARD_CLAIM_TOPIC);
       case 'rpc_response':
         if (!(await this.downlink().rpcAnswered(device.tangramId, topic.n, payload, false))) {
           this.log.debug({ tangramId: device.tangramId, id: topic.n }, 'RPC answer to no pending request ignored');
