@@ -2,9 +2,6 @@
  * docs/protocol.md "ThingsBoard gateway API (MQTT)": every documented `mosquitto_pub` / `mosquitto_sub` line with
  * `<GATEWAY_TOKEN>` runs as written (host and port aside) against the embedded broker, and does what the section says.
  */
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import {
   deviceAttributePaths,
   deviceControlPaths,
@@ -18,18 +15,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject } from '../../../test/device-factory.js';
 import { buildVendor } from '../../../test/factories.js';
+import { commandArgs, protocolDocLines, runCommand as run } from '../../../test/documented-commands.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { devices } from '../../db/schema.js';
 import { telemetryCount, waitUntil } from './ingest-test-kit.js';
 
-const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const PROTOCOL_MD = new URL('../../../../../docs/protocol.md', import.meta.url);
-
-/** Splits a shell command line on spaces, keeping '…' quoted words whole (enough for the documented examples). */
-function shellWords(line: string): string[] {
-  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]);
-}
 
 describe(`docs/protocol.md ThingsBoard gateway examples (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
@@ -39,9 +30,7 @@ describe(`docs/protocol.md ThingsBoard gateway examples (${TEST_DB_KIND})`, () =
   afterAll(() => server.stop());
 
   it('work as documented with mosquitto_pub and mosquitto_sub', async () => {
-    const doc = (await readFile(PROTOCOL_MD, 'utf8'))
-      .split('\n')
-      .filter((l) => l.includes('<GATEWAY_TOKEN>') && l.startsWith('mosquitto_'));
+    const doc = (await protocolDocLines()).filter((l) => l.includes('<GATEWAY_TOKEN>') && l.startsWith('mosquitto_'));
     expect(doc).toHaveLength(9);
     const vendor = await buildVendor(server);
     const [gateway, a, b] = (await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId, count: 3 })).devices;
@@ -50,15 +39,10 @@ describe(`docs/protocol.md ThingsBoard gateway examples (${TEST_DB_KIND})`, () =
     const token = (await server.api<TDeviceCredentials>('POST', paths.deviceCredentials(gateway.tangramId), { token: vendor.token })).body
       .access_token as string;
     await server.api('PUT', paths.deviceGateway(gateway.tangramId), { token: vendor.token, body: { is_gateway: true } });
-    const port = new URL(server.mqttUrl).port;
     const line = (tool: string, topic: string) => {
       const found = doc.find((l) => l.startsWith(`${tool} `) && l.includes(` -t ${topic} `));
       expect(found, `${tool} ${topic}`).toBeDefined();
-      const args = shellWords(found as string)
-        .slice(1)
-        .map((w) => w.replace('localhost', '127.0.0.1').replace('<GATEWAY_TOKEN>', token));
-      args[args.indexOf('-p') + 1] = port;
-      return args;
+      return commandArgs(found as string, { mqttUrl: server.mqttUrl, values: { '<GATEWAY_TOKEN>': token } });
     };
     const pub = (topic: string) => run('/usr/bin/mosquitto_pub', line('mosquitto_pub', topic), { timeout: 10_000 });
     const sub = (topic: string) => run('/usr/bin/mosquitto_sub', [...line('mosquitto_sub', topic), '-C', '1', '-W', '20']);

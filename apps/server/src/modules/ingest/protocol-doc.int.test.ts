@@ -1,6 +1,3 @@
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import {
   deviceAttributePaths,
   deviceControlPaths,
@@ -10,19 +7,13 @@ import {
   type TDeviceInfoAnswer,
 } from '@tessera/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { commandArgs, protocolDocLines, runCommand as run } from '../../../test/documented-commands.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { telemetryCount, waitUntil } from './ingest-test-kit.js';
 import { buildDeviceProject } from '../../../test/device-factory.js';
 import { buildVendor } from '../../../test/factories.js';
 
-const run = promisify(execFile);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const PROTOCOL_MD = new URL('../../../../../docs/protocol.md', import.meta.url);
-
-/** Splits a shell command line on spaces, keeping '…' quoted words whole (enough for the documented example). */
-function shellWords(line: string): string[] {
-  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]);
-}
 
 describe(`docs/protocol.md mosquitto_pub example (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
@@ -32,34 +23,28 @@ describe(`docs/protocol.md mosquitto_pub example (${TEST_DB_KIND})`, () => {
   afterAll(() => server.stop());
 
   it('works as documented against the embedded broker', async () => {
-    const doc = await readFile(PROTOCOL_MD, 'utf8');
     // The numeric example (the value-type example's `<ts>` placeholders are not a command to run as it stands).
-    const line = doc.split('\n').find((l) => l.startsWith('mosquitto_pub ') && l.includes('<TangramID>') && l.includes('"temperature"'));
+    const line = (await protocolDocLines()).find(
+      (l) => l.startsWith('mosquitto_pub ') && l.includes('<TangramID>') && l.includes('"temperature"'),
+    );
     expect(line).toBeDefined();
     const [dev] = (await buildDeviceProject(server.ctx.db)).devices;
-    const port = new URL(server.mqttUrl).port;
-    const args = shellWords(line!)
-      .slice(1)
-      .map((w) => w.replace('localhost', '127.0.0.1').replaceAll('<TangramID>', dev.tangramId).replace('<secret>', dev.secret));
-    args[args.indexOf('-p') + 1] = port;
+    const args = commandArgs(line!, { mqttUrl: server.mqttUrl, values: { '<TangramID>': dev.tangramId, '<secret>': dev.secret } });
     await run('/usr/bin/mosquitto_pub', args, { timeout: 10_000 });
     // mosquitto_pub exits after its PUBACK, which comes after the commit: the point is stored now.
     expect(await telemetryCount(server.ctx.db, dev.id, 'temperature')).toBe(1);
   });
 
   it('the ThingsBoard examples work as documented with an access token', async () => {
-    const doc = await readFile(PROTOCOL_MD, 'utf8');
-    const lines = doc.split('\n').filter((l) => l.startsWith('mosquitto_pub ') && l.includes('<ACCESS_TOKEN>') && l.includes('/telemetry'));
+    const lines = (await protocolDocLines()).filter(
+      (l) => l.startsWith('mosquitto_pub ') && l.includes('<ACCESS_TOKEN>') && l.includes('/telemetry'),
+    );
     expect(lines).toHaveLength(3);
     const vendor = await buildVendor(server);
     const [dev] = (await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId })).devices;
     const issued = await server.api<TDeviceCredentials>('POST', paths.deviceCredentials(dev.tangramId), { token: vendor.token });
-    const port = new URL(server.mqttUrl).port;
     for (const line of lines) {
-      const args = shellWords(line)
-        .slice(1)
-        .map((w) => w.replace('localhost', '127.0.0.1').replace('<ACCESS_TOKEN>', issued.body.access_token as string));
-      args[args.indexOf('-p') + 1] = port;
+      const args = commandArgs(line, { mqttUrl: server.mqttUrl, values: { '<ACCESS_TOKEN>': issued.body.access_token as string } });
       await run('/usr/bin/mosquitto_pub', args, { timeout: 10_000 });
     }
     // Each mosquitto_pub exited after its PUBACK, which comes after the commit.
@@ -68,16 +53,15 @@ describe(`docs/protocol.md mosquitto_pub example (${TEST_DB_KIND})`, () => {
   });
 
   it('the ThingsBoard HTTP examples work as documented with curl', async () => {
-    const doc = await readFile(PROTOCOL_MD, 'utf8');
-    const lines = doc.split('\n').filter((l) => l.startsWith('curl ') && l.includes('<ACCESS_TOKEN>') && l.includes('/telemetry'));
+    const lines = (await protocolDocLines()).filter(
+      (l) => l.startsWith('curl ') && l.includes('<ACCESS_TOKEN>') && l.includes('/telemetry'),
+    );
     expect(lines).toHaveLength(2);
     const vendor = await buildVendor(server);
     const [dev] = (await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId })).devices;
     const issued = await server.api<TDeviceCredentials>('POST', paths.deviceCredentials(dev.tangramId), { token: vendor.token });
     for (const line of lines) {
-      const args = shellWords(line)
-        .slice(1)
-        .map((w) => w.replace('http://localhost:8080', server.httpUrl).replace('<ACCESS_TOKEN>', issued.body.access_token as string));
+      const args = commandArgs(line, { httpUrl: server.httpUrl, values: { '<ACCESS_TOKEN>': issued.body.access_token as string } });
       const { stderr } = await run('curl', args, { timeout: 10_000 });
       expect(stderr).toContain('HTTP/1.1 200');
     }
@@ -87,24 +71,22 @@ describe(`docs/protocol.md mosquitto_pub example (${TEST_DB_KIND})`, () => {
   });
 
   it('the ThingsBoard attribute and RPC examples work as documented (mosquitto_pub, mosquitto_sub, curl)', async () => {
-    const doc = await readFile(PROTOCOL_MD, 'utf8').then((d) => d.split('\n'));
+    const doc = await protocolDocLines();
     const documented = (tool: string, part: string) => {
       const line = doc.find((l) => l.startsWith(`${tool} `) && l.includes('<ACCESS_TOKEN>') && l.includes(part));
       expect(line, `${tool} … ${part}`).toBeDefined();
-      return shellWords(line as string).slice(1);
+      return line as string;
     };
     const vendor = await buildVendor(server);
     const [dev] = (await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId })).devices;
     const token = (await server.api<TDeviceCredentials>('POST', paths.deviceCredentials(dev.tangramId), { token: vendor.token })).body
       .access_token as string;
-    const port = new URL(server.mqttUrl).port;
-    const mqttArgs = (args: string[], extra: string[] = []) => {
-      const out = args.map((w) => w.replace('localhost', '127.0.0.1').replace('<ACCESS_TOKEN>', token));
-      out[out.indexOf('-p') + 1] = port;
-      return [...out, ...extra];
-    };
-    const httpArgs = (args: string[], id = '') =>
-      args.map((w) => w.replace('http://localhost:8080', server.httpUrl).replace('<ACCESS_TOKEN>', token).replace('/rpc/1', `/rpc/${id}`));
+    const mqttArgs = (line: string, extra: string[] = []) => [
+      ...commandArgs(line, { mqttUrl: server.mqttUrl, values: { '<ACCESS_TOKEN>': token } }),
+      ...extra,
+    ];
+    const httpArgs = (line: string, id = '') =>
+      commandArgs(line, { httpUrl: server.httpUrl, values: { '<ACCESS_TOKEN>': token } }).map((w) => w.replace('/rpc/1', `/rpc/${id}`));
     const clientAttributes = async () =>
       (await server.api<TDeviceAttributeList>('GET', deviceAttributePaths.scope(dev.tangramId, 'client'), { token: vendor.token })).body
         .items;

@@ -1,21 +1,11 @@
 /** docs/protocol.md "LoRaWAN network servers": the documented curl line works as written, run by curl. */
-import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
-import { promisify } from 'node:util';
 import { lorawanPaths, type TLorawanIntegrationWithSecret } from '@tessera/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject } from '../../../test/device-factory.js';
+import { commandArgs, protocolDocLines, runCommand as run } from '../../../test/documented-commands.js';
 import { buildVendor } from '../../../test/factories.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { telemetryCount } from '../ingest/ingest-test-kit.js';
-
-const run = promisify(execFile);
-const PROTOCOL_MD = new URL('../../../../../docs/protocol.md', import.meta.url);
-
-/** Splits a shell command line on spaces, keeping '…' quoted words whole (enough for the documented example). */
-function shellWords(line: string): string[] {
-  return [...line.matchAll(/'([^']*)'|(\S+)/g)].map((m) => m[1] ?? m[2]!);
-}
 
 describe(`docs/protocol.md LoRaWAN curl example (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
@@ -25,8 +15,7 @@ describe(`docs/protocol.md LoRaWAN curl example (${TEST_DB_KIND})`, () => {
   afterAll(() => server.stop());
 
   it('stores the documented ChirpStack uplink for the device with its DevEUI', async () => {
-    const doc = await readFile(PROTOCOL_MD, 'utf8');
-    const lines = doc.split('\n').filter((l) => l.startsWith('curl ') && l.includes('<INTEGRATION_ID>'));
+    const lines = (await protocolDocLines()).filter((l) => l.startsWith('curl ') && l.includes('<INTEGRATION_ID>'));
     expect(lines).toHaveLength(1);
     const vendor = await buildVendor(server);
     const project = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId });
@@ -37,14 +26,10 @@ describe(`docs/protocol.md LoRaWAN curl example (${TEST_DB_KIND})`, () => {
       token: vendor.token,
       body: { name: 'ChirpStack', network_server: 'chirpstack' },
     });
-    const args = shellWords(lines[0]!)
-      .slice(1)
-      .map((w) =>
-        w
-          .replace('http://localhost:8080', server.httpUrl)
-          .replace('<INTEGRATION_ID>', String(created.body.id))
-          .replace('<SECRET>', created.body.secret),
-      );
+    const args = commandArgs(lines[0]!, {
+      httpUrl: server.httpUrl,
+      values: { '<INTEGRATION_ID>': String(created.body.id), '<SECRET>': created.body.secret },
+    });
     const { stdout } = await run('curl', args, { timeout: 10_000 });
     expect(stdout).toContain('HTTP/1.1 200');
     expect(stdout).toContain('{"stored":2}');
