@@ -1,8 +1,8 @@
 /**
  * A line of text in antd's text colours (the theme's tokens, as antd's `Typography.Text` colours them: secondary,
  * warning, danger), for the pages every login opens first (the layout's header, the dashboard's widgets). antd's
- * Typography brings its editing and copying (a text area, antd's inputs and form context) to every page that uses it:
- * about 15 KB br the dashboard would load and never use (docs/web-bundle.md). `ellipsis` cuts a long line with "…".
+ * Typography brings its editing, copying and ellipsis tooltips to every page that uses it: about 6 KB br of the
+ * layout's chunk that no page used (docs/web-bundle.md). `ellipsisWidthPx` cuts a long line with "…".
  */
 import { theme } from 'antd';
 import type { CSSProperties, ReactNode } from 'react';
