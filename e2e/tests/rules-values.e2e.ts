@@ -4,7 +4,7 @@
  * the comparisons for a number key), a rule made there on a string key opens an alert when a real MQTT device sends a
  * matching value, and the history tab offers no aggregation for a string key.
  */
-import { topics } from '@tessera/contracts';
+import { RULE_BLOCK, topics } from '@tessera/contracts';
 import { and, eq } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
@@ -21,6 +21,8 @@ import {
 import { launchBrowser, newPage, snap } from '../support/browser.js';
 import { login, pickOption } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
+// window.tesseraRuleEditor's type.
+import type {} from '../../apps/web/src/features/project-rules/blockly/workspace.js';
 
 describe('rules and history of a string key (Chromium)', () => {
   let server: TTestServer;
@@ -106,6 +108,22 @@ describe('rules and history of a string key (Chromium)', () => {
         .from(alerts)
         .where(and(eq(alerts.deviceId, dev.id), eq(alerts.ruleId, rule?.id ?? 0)));
     await expect.poll(opened, { timeout: 15_000 }).toEqual([{ message: 'The line is jammed', state: 'open' }]);
+  });
+
+  it('in the Blockly editor the value-test block offers the string key and the telemetry block the number key', async () => {
+    await page.goto(`/project/detail/${projectId}/rule`);
+    await page.getByTestId('program-add').click();
+    await page.locator('.blocklyToolbox').waitFor();
+    await expect.poll(() => page.evaluate(() => Boolean(window.tesseraRuleEditor))).toBe(true);
+    const keysOf = (type: string) =>
+      page.evaluate((t) => {
+        const block = window.tesseraRuleEditor!.workspace.newBlock(t);
+        const options = (block.getField('KEY') as unknown as { getOptions(cache: boolean): [string, string][] }).getOptions(false);
+        block.dispose();
+        return options.map(([, value]) => value);
+      }, type);
+    expect(await keysOf(RULE_BLOCK.valueTest)).toEqual(['state']);
+    expect(await keysOf(RULE_BLOCK.telemetry)).toEqual(['temperature']);
   });
 
   it('the history tab has an aggregation select for a number key and none for a string key', async () => {

@@ -16,6 +16,7 @@
  * | `tessera_logic`     | OP (and, or)                    | A ◇, B ◇                        | condition          |
  * | `tessera_not`       |                                 | A ◇                             | condition          |
  * | `tessera_held`      | WINDOW, UNIT                    | A ◇                             | condition          |
+ * | `tessera_value_test` | KEY, OP (equals, contains, changed), VALUE (text) |               | condition          |
  * | `tessera_alert`     | LEVEL, MESSAGE                  |                                 | action             |
  * | `tessera_notify`    | CHANNEL, MESSAGE                |                                 | action             |
  * | `tessera_command`   | NAME                            | VALUE ◇ (optional number)       | action             |
@@ -35,6 +36,8 @@ export const RULE_BLOCK = {
   logic: 'tessera_logic',
   not: 'tessera_not',
   held: 'tessera_held',
+  /** A test of a key whose values are not numbers: KEY equals / contains VALUE (typed by the key), or changed. */
+  valueTest: 'tessera_value_test',
   alert: 'tessera_alert',
   notify: 'tessera_notify',
   command: 'tessera_command',

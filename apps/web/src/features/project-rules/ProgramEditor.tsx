@@ -49,7 +49,8 @@ export default function ProgramEditor({ projectId, programId, onSaved, onClose, 
   const options = useMemo<TProjectOptions>(() => {
     const groups = project.data?.status_groups ?? [];
     return {
-      keys: (sensors.data?.data ?? []).map((s) => s.key),
+      keys: (sensors.data?.data ?? []).filter((s) => s.value_type === 'number').map((s) => s.key),
+      valueKeys: (sensors.data?.data ?? []).filter((s) => s.value_type !== 'number').map((s) => s.key),
       groups: groups.map((g) => g.name),
       labels: [...new Set(groups.flatMap((g) => g.values.map((v) => v.label)))],
       properties: (setting.data?.properties ?? []).map((x) => x.name),

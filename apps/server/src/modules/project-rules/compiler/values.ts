@@ -1,6 +1,6 @@
 /**
  * Value blocks → typed values: numbers (telemetry, aggregate, literal, property), status groups and labels, and
- * conditions (compare, and/or, not, held). Every problem is recorded on its block; compiling goes on so the console
+ * conditions (compare, and/or, not, held, value tests of keys that are not numbers). Every problem is recorded on its block; compiling goes on so the console
  * can show all errors at once.
  */
 import {
@@ -16,6 +16,7 @@ import {
 } from '@tessera/contracts';
 import { inputOf, readNode, type TBlockNode } from './nodes.js';
 import { choiceField, fail, textField, type TScope, windowField } from './scope.js';
+import { valueTest } from './value-tests.js';
 
 /** What a value block gives. */
 export type TValue =
@@ -92,6 +93,8 @@ function compileValue(scope: TScope, node: TBlockNode, depth: number): TValue | 
       return condition(compare(scope, node, depth));
     case RULE_BLOCK.logic:
       return condition(logic(scope, node, depth));
+    case RULE_BLOCK.valueTest:
+      return condition(valueTest(scope, node));
     case RULE_BLOCK.not: {
       const inner = conditionInput(scope, node, 'A', depth + 1);
       return condition(inner && { type: 'not', condition: inner });

@@ -59,6 +59,7 @@ export const b = {
     block(RULE_BLOCK.held, id, { WINDOW: window, UNIT: unit }, { A: a }),
   aggregate: (id: string, fn: string, key: string, window: unknown, unit = 's', slot = 'v1') =>
     block(RULE_BLOCK.aggregate, id, { FN: fn, KEY: key, SLOT: slot, WINDOW: window, UNIT: unit }),
+  valueTest: (id: string, key: string, op: string, value = '') => block(RULE_BLOCK.valueTest, id, { KEY: key, OP: op, VALUE: value }),
   alert: (id: string, level: string, message: string) => block(RULE_BLOCK.alert, id, { LEVEL: level, MESSAGE: message }),
   notify: (id: string, channel: string, message: string) => block(RULE_BLOCK.notify, id, { CHANNEL: channel, MESSAGE: message }),
   command: (id: string, name: string, value?: TRawBlock) => block(RULE_BLOCK.command, id, { NAME: name }, { VALUE: value }),

@@ -13,6 +13,7 @@ import {
   RULE_BLOCK,
   RULE_WINDOW_UNITS,
   TELEMETRY_SLOTS,
+  VALUE_TEST_OPS,
 } from '@tessera/contracts';
 import * as Blockly from 'blockly/core';
 import type { TTranslate } from '../../../lib/zodRules';
@@ -104,6 +105,18 @@ export function defineRuleBlocks(t: TTranslate): void {
       colour: RULE_HUES.condition,
     },
     {
+      type: RULE_BLOCK.valueTest,
+      message0: t('projectRules.blocks.valueTest'),
+      args0: [
+        project('KEY', 'valueKeys'),
+        { type: 'field_dropdown', name: 'OP', options: choices(VALUE_TEST_OPS, 'projectRules.simple.ops') },
+        { type: 'field_input', name: 'VALUE', text: '' },
+      ],
+      output: 'Boolean',
+      colour: RULE_HUES.condition,
+      tooltip: t('projectRules.blocks.valueTestHelp'),
+    },
+    {
       type: RULE_BLOCK.logic,
       message0: '%1 %2 %3',
       args0: [
@@ -170,7 +183,7 @@ export function ruleToolbox(t: TTranslate): Blockly.utils.toolbox.ToolboxDefinit
       category('rule', [RULE_BLOCK.rule]),
       category('value', [RULE_BLOCK.telemetry, RULE_BLOCK.number, RULE_BLOCK.property]),
       category('status', [RULE_BLOCK.status, RULE_BLOCK.statusLabel]),
-      category('condition', [RULE_BLOCK.compare, RULE_BLOCK.logic, RULE_BLOCK.not]),
+      category('condition', [RULE_BLOCK.compare, RULE_BLOCK.valueTest, RULE_BLOCK.logic, RULE_BLOCK.not]),
       category('time', [RULE_BLOCK.held, RULE_BLOCK.aggregate]),
       category('action', [RULE_BLOCK.alert, RULE_BLOCK.notify, RULE_BLOCK.command]),
     ],

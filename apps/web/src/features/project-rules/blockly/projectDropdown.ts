@@ -1,5 +1,5 @@
 /**
- * A Blockly dropdown whose options come from the open project (telemetry keys, status groups, status labels,
+ * A Blockly dropdown whose options come from the open project (number keys, other keys, status groups, status labels,
  * blockly-setting properties), set by the editor through {@link setProjectOptions} before blocks are created.
  * A saved value that is no longer an option (a sensor removed since) is kept and shown with a warning sign rather
  * than silently replaced, so the server's compile can name it.
@@ -7,18 +7,21 @@
 import * as Blockly from 'blockly/core';
 
 /** Which project list a dropdown offers. */
-export type TOptionSource = 'keys' | 'groups' | 'labels' | 'properties';
+export type TOptionSource = 'keys' | 'valueKeys' | 'groups' | 'labels' | 'properties';
 
 /** The project lists, and the label of an empty list's placeholder. */
 export interface TProjectOptions {
+  /** Keys whose values are numbers (telemetry and aggregate blocks). */
   keys: string[];
+  /** Keys whose values are strings, booleans or JSON (the value-test block). */
+  valueKeys: string[];
   groups: string[];
   labels: string[];
   properties: string[];
   none: string;
 }
 
-let options: TProjectOptions = { keys: [], groups: [], labels: [], properties: [], none: '—' };
+let options: TProjectOptions = { keys: [], valueKeys: [], groups: [], labels: [], properties: [], none: '—' };
 
 /** Sets the lists the project dropdowns offer (call before loading or creating blocks). */
 export function setProjectOptions(next: TProjectOptions): void {
