@@ -6,10 +6,10 @@
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../src/modules/mail/smtp-sink.fixture.js';
+import { tcpProbe } from './until.js';
 
 const MOSQUITTO = '/usr/sbin/mosquitto';
 const MOSQUITTO_PASSWD = '/usr/bin/mosquitto_passwd';
@@ -25,16 +25,7 @@ export interface TMosquitto {
   stop(): Promise<void>;
 }
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
+const accepts = async (port: number): Promise<boolean> => (await tcpProbe(port)) === 'accepted';
 
 /**
  * Starts a broker; `users` (username → password) turns on password authentication; `extraLines` are added to its

@@ -6,10 +6,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { freePort } from '../src/modules/mail/smtp-sink.fixture.js';
+import { tcpProbe } from './until.js';
 
 /** The server binary (the /usr/sbin wrapper switches to the rabbitmq user, which cannot write our directory). */
 const RABBITMQ_SERVER = '/usr/lib/rabbitmq/bin/rabbitmq-server';
@@ -50,16 +50,7 @@ export interface TRabbitNodeOptions {
   adminPassword?: string;
 }
 
-function accepts(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(true);
-    });
-    socket.once('error', () => resolve(false));
-  });
-}
+const accepts = async (port: number): Promise<boolean> => (await tcpProbe(port)) === 'accepted';
 
 /** Pids of the Erlang VMs started with RABBITMQ_NODENAME=`nodeName` (the start script's pid is only a shell). */
 function vmPids(nodeName: string): number[] {

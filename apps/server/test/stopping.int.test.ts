@@ -5,7 +5,6 @@
  * key it skips the rule's queued runs and exits cleanly by its deadline.
  */
 import { readFileSync, mkdtempSync } from 'node:fs';
-import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEFAULT_ENGINE_CONFIG } from '@tessera/contracts';
@@ -20,21 +19,12 @@ import { startDeviceLoad } from './device-load.js';
 import { openScratchPostgres, TEST_DB_KIND } from './helpers.js';
 import { startPgProxy } from './pg-proxy.js';
 import { descendantsOf, isAlive, REPO_ROOT, spawnServer } from './spawn-server.js';
-import { until } from './until.js';
+import { tcpProbe, until } from './until.js';
 
 const SHUTDOWN_TIMEOUT_MS = 3_000;
 
-/** Resolves true once a TCP connection to `port` is refused. */
-function refuses(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const socket = connect(port, '127.0.0.1');
-    socket.once('connect', () => {
-      socket.destroy();
-      resolve(false);
-    });
-    socket.once('error', (err: NodeJS.ErrnoException) => resolve(err.code === 'ECONNREFUSED'));
-  });
-}
+/** Resolves true when a TCP connection to `port` is refused. */
+const refuses = async (port: number): Promise<boolean> => (await tcpProbe(port)) === 'refused';
 
 describe('the start command', () => {
   it('`npm start` builds the console, then hands its process over to `start:server`', () => {

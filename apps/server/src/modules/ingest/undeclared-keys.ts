@@ -8,7 +8,7 @@
  * see a key's first value at once with two types, both learn the one stored first, and the other's points are refused
  * as `malformed` like any value of the wrong type.
  */
-import { and, count, eq, inArray, isNull, notExists, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, isNull, notExists, type SQL, sql } from 'drizzle-orm';
 import { type TNonNumericValueType, type TTelemetryValueType, UNDECLARED_KEYS_MAX } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import { projectSensors, projects, projectUndeclaredKeys } from '../../db/schema.js';
@@ -129,22 +129,25 @@ export async function offerUndeclaredKeys(
   });
 }
 
-/** The keys project `projectId` has on offer: undeclared, not discarded, not declared by a sensor since. */
+/**
+ * The condition on `project_undeclared_keys` rows of project `projectId` that are on offer: not discarded, and no
+ * sensor declares the key since.
+ */
+export function onOffer(db: Pick<Db, 'select'>, projectId: number): SQL | undefined {
+  return and(
+    eq(projectUndeclaredKeys.projectId, projectId),
+    isNull(projectUndeclaredKeys.discardedAt),
+    notExists(
+      db
+        .select({ one: sql`1` })
+        .from(projectSensors)
+        .where(and(eq(projectSensors.projectId, projectId), eq(projectSensors.key, projectUndeclaredKeys.key))),
+    ),
+  );
+}
+
+/** How many keys project `projectId` has on offer ({@link onOffer}). */
 export async function offeredCount(db: Pick<Db, 'select'>, projectId: number): Promise<number> {
-  const [row] = await db
-    .select({ n: count() })
-    .from(projectUndeclaredKeys)
-    .where(
-      and(
-        eq(projectUndeclaredKeys.projectId, projectId),
-        isNull(projectUndeclaredKeys.discardedAt),
-        notExists(
-          db
-            .select({ one: sql`1` })
-            .from(projectSensors)
-            .where(and(eq(projectSensors.projectId, projectId), eq(projectSensors.key, projectUndeclaredKeys.key))),
-        ),
-      ),
-    );
+  const [row] = await db.select({ n: count() }).from(projectUndeclaredKeys).where(onOffer(db, projectId));
   return row?.n ?? 0;
 }

@@ -3,7 +3,7 @@
  * the project accepted undeclared keys (modules/ingest/undeclared-keys.ts), offered for declaration — listed, declared
  * as a sensor of their type, or discarded (their later values are refused again). Vendor only, tenant-scoped.
  */
-import { and, asc, eq, isNull, notExists, sql } from 'drizzle-orm';
+import { and, asc, eq } from 'drizzle-orm';
 import {
   type TDeclareUndeclaredKey,
   type TSensorSaveResult,
@@ -15,23 +15,10 @@ import {
 import type { TMessageBus } from '../../core/context.js';
 import { notFound } from '../../core/errors.js';
 import type { Db } from '../../db/client.js';
-import { projectSensors, projectUndeclaredKeys } from '../../db/schema.js';
+import { projectUndeclaredKeys } from '../../db/schema.js';
+import { onOffer } from '../ingest/undeclared-keys.js';
 import { ownedProject } from './ownership.js';
 import { createSensors } from './sensor-service.js';
-
-/** The rows of project `projectId` on offer: not discarded, and no sensor declares the key. */
-function offered(db: Db, projectId: number) {
-  return and(
-    eq(projectUndeclaredKeys.projectId, projectId),
-    isNull(projectUndeclaredKeys.discardedAt),
-    notExists(
-      db
-        .select({ one: sql`1` })
-        .from(projectSensors)
-        .where(and(eq(projectSensors.projectId, projectId), eq(projectSensors.key, projectUndeclaredKeys.key))),
-    ),
-  );
-}
 
 /**
  * The keys project `projectId` offers for declaration, oldest first, and whether it accepts undeclared keys now.
@@ -42,7 +29,7 @@ export async function listUndeclaredKeys(db: Db, tenantId: number, projectId: nu
   const rows = await db
     .select()
     .from(projectUndeclaredKeys)
-    .where(offered(db, projectId))
+    .where(onOffer(db, projectId))
     .orderBy(asc(projectUndeclaredKeys.firstSeenAt), asc(projectUndeclaredKeys.key));
   const items = rows.map(
     (r): TUndeclaredKey => ({ key: r.key, value_type: r.valueType, value_count: r.valueCount, first_seen_at: r.firstSeenAt }),
@@ -55,7 +42,7 @@ async function offeredKey(db: Db, projectId: number, key: string) {
   const [row] = await db
     .select()
     .from(projectUndeclaredKeys)
-    .where(and(offered(db, projectId), eq(projectUndeclaredKeys.key, key)));
+    .where(and(onOffer(db, projectId), eq(projectUndeclaredKeys.key, key)));
   if (!row) throw notFound('undeclared key');
   return row;
 }
