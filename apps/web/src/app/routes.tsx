@@ -23,7 +23,7 @@ import { productRoutes } from '../features/products/routes';
 import { profileRoutes } from '../features/profile/routes';
 import { projectRoutes } from '../features/projects/routes';
 import { loadConsoleStrings } from '../i18n';
-import { lazyPage } from '../lib/lazyPage';
+import { lazyAlso, lazyPage } from '../lib/lazyPage';
 import { getLanguage } from '../lib/session';
 import DefaultRedirect from './DefaultRedirect';
 
@@ -34,9 +34,11 @@ import DefaultRedirect from './DefaultRedirect';
 function withPageStrings(routes: RouteObject[]): RouteObject[] {
   return routes.map((route) => {
     const { lazy, children } = route;
-    const withStrings =
-      typeof lazy === 'function' ? async () => (await Promise.all([lazy(), loadConsoleStrings(getLanguage(), ['pages'])]))[0] : lazy;
-    return { ...route, lazy: withStrings, ...(children ? { children: withPageStrings(children) } : {}) } as RouteObject;
+    return {
+      ...route,
+      lazy: lazyAlso(lazy, () => loadConsoleStrings(getLanguage(), ['pages'])),
+      ...(children ? { children: withPageStrings(children) } : {}),
+    } as RouteObject;
   });
 }
 

@@ -28,3 +28,12 @@ export function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 export function lazyPage(load: () => Promise<{ default: ComponentType }>): RouteObject['lazy'] {
   return async () => ({ Component: (await withTimeout(load(), CHUNK_LOAD_TIMEOUT_MS)).default });
 }
+
+/**
+ * A route's `lazy` (made by {@link lazyPage}) that also waits for `also` (e.g. the page's strings), under the same
+ * time limit: the page draws only when both arrived. A `lazy` that is not a function is answered as it is.
+ */
+export function lazyAlso(routeLazy: RouteObject['lazy'], also: () => Promise<unknown>): RouteObject['lazy'] {
+  if (typeof routeLazy !== 'function') return routeLazy;
+  return async () => (await Promise.all([routeLazy(), withTimeout(also(), CHUNK_LOAD_TIMEOUT_MS)]))[0];
+}
