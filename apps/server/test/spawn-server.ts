@@ -23,7 +23,7 @@ export interface TSpawnedServer {
 /**
  * Runs `command` `args` in the repository root with the environment `env` (added to this process's, minus
  * DATABASE_URL and MQTT_URL unless `env` sets them) and waits for "Tessera is up".
- * @throws when the server exits or `timeoutMs` passes first (the child is killed).
+ * @throws when the server exits or `timeoutMs` passes first (the child and every process under it are killed).
  */
 export async function spawnServer(
   command: string,
@@ -51,6 +51,14 @@ export async function spawnServer(
     const timer = setTimeout(() => fail(new Error(`no "Tessera is up" within ${timeoutMs} ms:\n${out}`)), timeoutMs);
     const fail = (err: Error) => {
       clearTimeout(timer);
+      // The whole tree: `npm start` runs the server as its grandchild, which would outlive its killed parent.
+      for (const pid of child.pid ? descendantsOf(child.pid) : []) {
+        try {
+          process.kill(pid, 'SIGKILL');
+        } catch {
+          // already gone
+        }
+      }
       child.kill('SIGKILL');
       reject(err);
     };
