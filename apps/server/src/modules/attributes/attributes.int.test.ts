@@ -207,7 +207,7 @@ describe(`device attributes (${TEST_DB_KIND})`, () => {
     expect(await values(dev, 'client')).toEqual(before);
     // A topic of the API that is not served closes the connection.
     const closed = new Promise<void>((resolve) => c.once('close', () => resolve()));
-    c.publish('v1/devices/me/claim', '{}', { qos: 1 });
+    c.publish('v1/devices/me/provision', '{}', { qos: 1 });
     await closed;
   });
 
