@@ -62,10 +62,15 @@ export function usePageMutations() {
 /** PUT pages/{id}/widgets: saves the whole widget list; the answer becomes the cached state. */
 export function useSaveWidgets(pageId: number | null) {
   const qc = useQueryClient();
+  const key = dashboardKeys.widgets(pageId ?? 0);
   return useMutation({
     mutationFn: (body: TWidgetListInput) => http.put<TDashboardState>(dashboardPaths.widgets(pageId ?? 0), body, { quiet: true }),
-    onSuccess: (state) => {
-      qc.setQueryData(dashboardKeys.widgets(pageId ?? 0), state);
+    // A read of the page's widgets still under way may have been answered before this save: it must not land after the
+    // save and put the page back as it was (TanStack Query's optimistic-update pattern).
+    onMutate: () => qc.cancelQueries({ queryKey: key }),
+    onSuccess: async (state) => {
+      await qc.cancelQueries({ queryKey: key });
+      qc.setQueryData(key, state);
       void qc.invalidateQueries({ queryKey: dashboardKeys.pages });
     },
   });

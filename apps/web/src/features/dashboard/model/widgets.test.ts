@@ -1,6 +1,6 @@
 import type { TWidget } from '@tessera/contracts';
 import { describe, expect, it } from 'vitest';
-import { placeNew, sameLayout, toSave, withLayout } from './widgets';
+import { carryGridKeys, placeNew, sameLayout, toSave, withLayout } from './widgets';
 
 const widget = (id: number, x: number, y: number, w = 4, h = 3): TWidget => ({
   id,
@@ -32,5 +32,27 @@ describe('dashboard widget bookkeeping', () => {
       [7, false],
       [undefined, true],
     ]);
+  });
+  it('keeps a saved widget under the grid key it had while unsaved, and a stored one under its own', () => {
+    const shown = [widget(7, 0, 0), widget(-1, 0, 3), widget(-2, 4, 3)];
+    const first = carryGridKeys(shown, [widget(7, 0, 0), widget(12, 0, 3), widget(13, 4, 3)], new Map());
+    expect([...first]).toEqual([
+      [7, '7'],
+      [12, '-1'],
+      [13, '-2'],
+    ]);
+    // A later save of the same widgets, one deleted and one added: the keys carried earlier stay.
+    const second = carryGridKeys(
+      [widget(7, 0, 0), widget(13, 4, 3), widget(-3, 0, 6)],
+      [widget(7, 0, 0), widget(13, 4, 3), widget(20, 0, 6)],
+      first,
+    );
+    expect([...second]).toEqual([
+      [7, '7'],
+      [13, '-2'],
+      [20, '-3'],
+    ]);
+    // A list from elsewhere (another tab's save): widgets never seen take their own id.
+    expect(carryGridKeys([], [widget(30, 0, 0)], second).get(30)).toBe('30');
   });
 });

@@ -57,6 +57,31 @@ export function sameLayout(a: readonly Pick<TWidget, 'id' | 'layout'>[], b: read
   });
 }
 
+/**
+ * The grid keys (React keys and react-grid-layout item ids) of `saved`, the server's list after a save of `shown`:
+ * stored widgets keep the key they had; a widget that was new in `shown` (negative id) keeps its key under the id the
+ * server gave it, paired in order. react-grid-layout renders a child only once its own layout holds the child's key,
+ * which it learns a render later: a key that changed would blink the widget out of the grid for that render.
+ */
+export function carryGridKeys(
+  shown: readonly Pick<TWidget, 'id'>[],
+  saved: readonly Pick<TWidget, 'id'>[],
+  keys: ReadonlyMap<number, string>,
+): Map<number, string> {
+  const keyOf = (id: number) => keys.get(id) ?? String(id);
+  const shownIds = new Set(shown.map((w) => w.id));
+  const unsaved = shown.filter((w) => w.id < 0);
+  const next = new Map<number, string>();
+  for (const w of saved) {
+    if (shownIds.has(w.id)) next.set(w.id, keyOf(w.id));
+    else {
+      const was = unsaved.shift();
+      next.set(w.id, was ? keyOf(was.id) : String(w.id));
+    }
+  }
+  return next;
+}
+
 /** The save body of `widgets`: stored ones by id, the rest (negative ids, made in the page) as new. */
 export function toSave(widgets: readonly TWidget[]): TWidgetInput[] {
   return widgets.map((w) => ({

@@ -15,7 +15,7 @@ import { useSearchParams } from 'react-router';
 import { useDashboardPages, useDashboardWidgets, usePageMutations, useSaveWidgets } from '../api';
 import { MARGIN_PX, ROW_PX } from '../components/gridSize';
 import { WidgetFrame } from '../components/WidgetFrame';
-import { placeNew, sameLayout, type TGridItem, toSave, withLayout } from '../model/widgets';
+import { carryGridKeys, placeNew, sameLayout, type TGridItem, toSave, withLayout } from '../model/widgets';
 
 // The widget form (device and key pickers, colour picker, number inputs) loads when a widget is first added or edited:
 // a dashboard opened to watch does not download it.
@@ -42,9 +42,18 @@ function PageGrid({ page }: { page: TDashboardPage }) {
   if (editing !== null) editorWanted.current = true;
   const nextId = useRef(-1);
   const { width, containerRef, mounted } = useContainerWidth();
+  // Grid keys by widget id: a new widget keeps its key once saved (model/widgets.ts carryGridKeys).
+  const gridKeys = useRef(new Map<number, string>());
+  const shown = useRef(widgets);
+  shown.current = widgets;
+  // The stored list replaces the page's own once no save is under way (a save's answer becomes the stored list).
+  const saving = save.isPending;
   useEffect(() => {
-    if (state.data) setWidgets(state.data.widgetList);
-  }, [state.data]);
+    if (!state.data || saving) return;
+    gridKeys.current = carryGridKeys(shown.current, state.data.widgetList, gridKeys.current);
+    setWidgets(state.data.widgetList);
+  }, [state.data, saving]);
+  const keyOf = (w: TWidget) => gridKeys.current.get(w.id) ?? String(w.id);
 
   /** Saves `next`; `savedText` is said once the server has it (a drag or resize has no other sign of being saved). */
   const persist = (next: TWidget[], savedText?: string) => {
@@ -113,7 +122,7 @@ function PageGrid({ page }: { page: TDashboardPage }) {
         )}
         {mounted && !stacked && widgets.length > 0 && (
           <Suspense fallback={<Skeleton active />}>
-            <WidgetGrid width={width} widgets={widgets} frame={(w) => frame(w, true)} onLayoutDone={onLayoutDone} />
+            <WidgetGrid width={width} widgets={widgets} keyOf={keyOf} frame={(w) => frame(w, true)} onLayoutDone={onLayoutDone} />
           </Suspense>
         )}
       </div>
