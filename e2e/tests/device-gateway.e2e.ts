@@ -86,6 +86,8 @@ describe('gateways (Chromium)', () => {
     expect(await rowB.locator('[data-online]').getAttribute('data-online')).toBe('false');
     await rowA.getByRole('link', { name: 'Boiler pump' }).click();
     await page.waitForURL(new RegExp(`/device/detail/${a.tangramId}`));
+    // The gateway's page stays until the device's has loaded: read the badge once the device's name is shown.
+    await expect.poll(() => page.getByTestId('device-name').textContent()).toBe('Boiler pump');
     expect(await page.getByTestId('device-online').getAttribute('data-online')).toBe('true');
     await client.endAsync(true);
     await page.close();

@@ -106,8 +106,11 @@ describe(`ThingsBoard gateway API over MQTT (${TEST_DB_KIND})`, () => {
 
   it('stores telemetry of named devices in the timestamped and flat forms, PUBACK after the commit; online follows connect and disconnect', async () => {
     const c = await connect(gatewayToken);
+    expect((await detail(gateway)).online).toBe(false);
     await c.publishAsync(T.connect, JSON.stringify({ device: 'Device A' }), { qos: 1 });
     expect((await detail(a)).online).toBe(true);
+    // The gateway itself is heard from when it publishes, though it sends no telemetry of its own.
+    expect((await detail(gateway)).online).toBe(true);
     expect(await children()).toEqual([
       expect.objectContaining({ tangram_id: a.tangramId, name: 'Device A', online: true, connected: true }),
     ]);

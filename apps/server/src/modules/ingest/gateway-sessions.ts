@@ -58,6 +58,8 @@ interface TSession {
   gateway: TIngestDevice;
   clients: Set<Client>;
   children: Map<string, TIngestDevice>;
+  /** When the gateway's own `last_seen_at` was last written from here (epoch ms; 0 before). */
+  gatewaySeenAtMs: number;
 }
 
 /** The QoS `client` subscribed to `filter` with, or null when it did not. */
@@ -101,6 +103,7 @@ export class GatewaySessions {
    */
   async handle(client: Client, gateway: TIngestDevice, topic: TGatewayTopic, payload: Buffer, way: TIngestWay): Promise<void> {
     const session = this.attach(client, gateway);
+    await this.heardFromGateway(session, Date.now());
     switch (topic.kind) {
       case 'telemetry':
         return this.telemetry(session, payload, way);
@@ -135,12 +138,22 @@ export class GatewaySessions {
     if (known) return known;
     let session = this.sessions.get(gateway.id);
     if (!session) {
-      session = { gateway, clients: new Set(), children: new Map() };
+      session = { gateway, clients: new Set(), children: new Map(), gatewaySeenAtMs: 0 };
       this.sessions.set(gateway.id, session);
     }
     session.clients.add(client);
     this.byClient.set(client, session);
     return session;
+  }
+
+  /**
+   * The gateway published: it is heard from (online) like any device, its `last_seen_at` written at most once per
+   * keep-alive period (the keep-alive touches it in between while it stays connected).
+   */
+  private async heardFromGateway(session: TSession, nowMs: number): Promise<void> {
+    if (nowMs - session.gatewaySeenAtMs < GATEWAY_KEEPALIVE_MS) return;
+    session.gatewaySeenAtMs = nowMs;
+    await this.deps.names.stillConnected([session.gateway.id], nowMs);
   }
 
   /**
@@ -339,8 +352,9 @@ export class GatewaySessions {
     });
   }
 
+  /** Every gateway connected here and the devices it holds are still heard from (online). */
   private markStillConnected(): void {
-    const ids = new Set([...this.sessions.values()].flatMap((s) => [...s.children.values()].map((d) => d.id)));
+    const ids = new Set([...this.sessions.values()].flatMap((s) => [s.gateway.id, ...[...s.children.values()].map((d) => d.id)]));
     this.deps.names.stillConnected([...ids], Date.now()).catch((err: unknown) => {
       this.deps.log.warn({ err }, 'devices behind gateways not kept online');
     });
