@@ -35,6 +35,21 @@ export async function newPage(browser: Browser, baseURL: string, locale = 'zh-TW
 }
 
 /**
+ * A new page as {@link newPage} makes it, with the browser's locale and the console's own language both `language`:
+ * the console speaks its stored language (spec §3 `language`, zh-TW when none is stored) whatever the browser's, so
+ * the page stores it before every load, as a user's language switch leaves it.
+ */
+export async function newConsolePage(
+  browser: Browser,
+  baseURL: string,
+  language: string,
+): Promise<{ context: BrowserContext; page: Page }> {
+  const opened = await newPage(browser, baseURL, language);
+  await opened.page.addInitScript((stored) => localStorage.setItem('language', stored), language);
+  return opened;
+}
+
+/**
  * Saves a full-page screenshot under e2e/artifacts (for looking at) when E2E_SNAPSHOTS=1, and answers its path; else
  * answers null without drawing one. A full-page screenshot costs the 2-core CI machine a rasterisation and a PNG
  * encoding each (87 calls in the suite), and nobody looks at CI's; a failing test's state is in its assertion message.

@@ -23,7 +23,7 @@ import {
 } from '@tessera/server/testing';
 import type { TTestServer } from '@tessera/server/testing';
 import { PROBE_MS } from '../../apps/web/src/features/alerts/model/alertSound.js';
-import { launchBrowser, newPage, snap } from '../support/browser.js';
+import { launchBrowser, newConsolePage, newPage, snap } from '../support/browser.js';
 import { pickOption } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
@@ -209,8 +209,7 @@ describe('alerts pages in Chromium', () => {
   });
 
   it('speaks English too, including the blocked-sound message', async () => {
-    const en = await newPage(browser, server.httpUrl, 'en');
-    await en.page.addInitScript(() => localStorage.setItem('language', 'en'));
+    const en = await newConsolePage(browser, server.httpUrl, 'en');
     await loginWithoutGesture(en.page);
     await openDashboardUntouched(en.page);
     await en.page.getByText('Sound playback blocked by browser').waitFor();

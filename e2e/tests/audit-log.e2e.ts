@@ -21,7 +21,7 @@ import {
   type TBuiltAccount,
   type TTestServer,
 } from '@tessera/server/testing';
-import { launchBrowser, newPage } from '../support/browser.js';
+import { launchBrowser, newConsolePage, newPage } from '../support/browser.js';
 import { login, pickOption } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
@@ -97,8 +97,7 @@ describe('audit log in Chromium', () => {
   });
 
   it('speaks English', async () => {
-    const english = await newPage(browser, server.httpUrl, 'en');
-    await english.page.addInitScript(() => localStorage.setItem('language', 'en'));
+    const english = await newConsolePage(browser, server.httpUrl, 'en');
     await login(english.page, vendor.email, TEST_PASSWORD, 'vendor');
     await english.page.goto(`/audit-log?entity_type=product&action=update`);
     await english.page.getByRole('heading', { name: en.title }).waitFor();

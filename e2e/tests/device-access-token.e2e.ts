@@ -20,7 +20,7 @@ import {
   type TBuiltDevice,
   type TTestServer,
 } from '@tessera/server/testing';
-import { launchBrowser, newPage, snap } from '../support/browser.js';
+import { launchBrowser, newConsolePage, newPage, snap } from '../support/browser.js';
 import { confirmDialog, login } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
@@ -38,8 +38,7 @@ describe("a device's access token (Chromium)", () => {
 
   /** Opens the device as the vendor in a fresh page, in `locale`. */
   async function vendorPage(locale: string): Promise<Page> {
-    const { page } = await newPage(browser, server.httpUrl, locale);
-    await page.addInitScript((language) => localStorage.setItem('language', language), locale);
+    const { page } = await newConsolePage(browser, server.httpUrl, locale);
     await login(page, vendor.email, TEST_PASSWORD, 'vendor');
     await page.goto(`/device/detail/${dev.tangramId}`);
     await page.getByTestId('device-token-open').waitFor();

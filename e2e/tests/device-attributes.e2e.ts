@@ -17,7 +17,7 @@ import {
   type TBuiltDevice,
   type TTestServer,
 } from '@tessera/server/testing';
-import { launchBrowser, newPage, snap } from '../support/browser.js';
+import { launchBrowser, newConsolePage, newPage, snap } from '../support/browser.js';
 import { login } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
@@ -51,8 +51,7 @@ describe("a device's attributes (Chromium)", () => {
     await device.subscribeAsync('v1/devices/me/attributes', { qos: 1 });
     await device.publishAsync('v1/devices/me/attributes', JSON.stringify({ firmware: '2.0.1', battery: 91 }), { qos: 1 });
 
-    const { page } = await newPage(browser, server.httpUrl, 'en');
-    await page.addInitScript(() => localStorage.setItem('language', 'en'));
+    const { page } = await newConsolePage(browser, server.httpUrl, 'en');
     await login(page, vendor.email, TEST_PASSWORD, 'vendor');
     await page.goto(`/device/detail/${dev.tangramId}`);
     const card = page.getByTestId('attributes-card');

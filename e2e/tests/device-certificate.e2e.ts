@@ -25,7 +25,7 @@ import {
   type TTestServer,
   tlsScratchDir,
 } from '@tessera/server/testing';
-import { launchBrowser, newPage, snap } from '../support/browser.js';
+import { launchBrowser, newConsolePage, newPage, snap } from '../support/browser.js';
 import { confirmDialog, login } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
@@ -53,8 +53,7 @@ describe("a device's client certificate (Chromium)", () => {
 
   /** Opens the device as the vendor in a fresh page, in `locale`, with the certificate dialog open. */
   async function vendorDialog(locale: string): Promise<Page> {
-    const { page } = await newPage(browser, server.httpUrl, locale);
-    await page.addInitScript((language) => localStorage.setItem('language', language), locale);
+    const { page } = await newConsolePage(browser, server.httpUrl, locale);
     await login(page, vendor.email, TEST_PASSWORD, 'vendor');
     await page.goto(`/device/detail/${dev.tangramId}`);
     await page.getByTestId('device-certificate-open').click();

@@ -18,7 +18,7 @@ import {
   type TTestServer,
 } from '@tessera/server/testing';
 import { devices } from '@tessera/server';
-import { launchBrowser, newPage, snap } from '../support/browser.js';
+import { launchBrowser, newConsolePage, snap } from '../support/browser.js';
 import { login } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
@@ -47,8 +47,7 @@ describe('gateways (Chromium)', () => {
 
   it('a vendor marks a device as a gateway; the devices a real gateway connects are listed on its page', async () => {
     const [gateway, a, b] = project.devices;
-    const { page } = await newPage(browser, server.httpUrl, 'en');
-    await page.addInitScript(() => localStorage.setItem('language', 'en'));
+    const { page } = await newConsolePage(browser, server.httpUrl, 'en');
     await login(page, vendor.email, TEST_PASSWORD, 'vendor');
     await page.goto(`/device/detail/${gateway.tangramId}`);
     const toggle = page.getByTestId('gateway-switch');
@@ -94,8 +93,7 @@ describe('gateways (Chromium)', () => {
   });
 
   it("a vendor lets the project's gateways create devices", async () => {
-    const { page } = await newPage(browser, server.httpUrl, 'en');
-    await page.addInitScript(() => localStorage.setItem('language', 'en'));
+    const { page } = await newConsolePage(browser, server.httpUrl, 'en');
     await login(page, vendor.email, TEST_PASSWORD, 'vendor');
     await page.goto(`/project/detail/${project.projectId}/system`);
     const creates = page.getByTestId('gateway-creates-devices');

@@ -21,7 +21,7 @@ import {
   type TBuiltDevice,
   type TTestServer,
 } from '@tessera/server/testing';
-import { launchBrowser, newPage, snap } from '../support/browser.js';
+import { launchBrowser, newConsolePage, newPage, snap } from '../support/browser.js';
 import { confirmDialog, login } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
@@ -61,10 +61,8 @@ describe("regenerating a device's MQTT secret (Chromium)", () => {
 
   /** Opens the device as the vendor in a fresh page. */
   async function vendorPage(locale: string): Promise<Page> {
-    const { page, context } = await newPage(browser, server.httpUrl, locale);
+    const { page, context } = await newConsolePage(browser, server.httpUrl, locale);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.httpUrl });
-    // The console's language is the stored one (spec §3 `language`), as a user's switch leaves it.
-    await page.addInitScript((language) => localStorage.setItem('language', language), locale);
     await login(page, vendor.email, TEST_PASSWORD, 'vendor');
     await page.goto(`/device/detail/${dev.tangramId}`);
     await page.getByTestId('device-secret-regenerate').waitFor();

@@ -18,7 +18,7 @@ import {
   type TMosquitto,
   type TTestServer,
 } from '@tessera/server/testing';
-import { launchBrowser, newPage } from '../support/browser.js';
+import { launchBrowser, newConsolePage } from '../support/browser.js';
 import { login } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
@@ -35,8 +35,7 @@ describe('LoRaWAN integrations in Chromium', () => {
     browser = await launchBrowser();
     const vendor = await buildVendor(server);
     project = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId });
-    ({ page } = await newPage(browser, server.httpUrl, 'en'));
-    await page.addInitScript(() => localStorage.setItem('language', 'en'));
+    ({ page } = await newConsolePage(browser, server.httpUrl, 'en'));
     await login(page, vendor.email, TEST_PASSWORD, 'vendor');
   });
   afterAll(async () => {

@@ -18,7 +18,7 @@ import {
   type TBuiltDevice,
   type TTestServer,
 } from '@tessera/server/testing';
-import { launchBrowser, newPage, snap } from '../support/browser.js';
+import { launchBrowser, newConsolePage, snap } from '../support/browser.js';
 import { login, pickOption } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 // window.tesseraRuleEditor's type.
@@ -53,8 +53,7 @@ describe('rules and history of a string key (Chromium)', () => {
       clientId: `${dev.tangramId}-e2e`,
       reconnectPeriod: 0,
     });
-    ({ page } = await newPage(browser, server.httpUrl, 'en'));
-    await page.addInitScript(() => localStorage.setItem('language', 'en'));
+    ({ page } = await newConsolePage(browser, server.httpUrl, 'en'));
     await login(page, vendor.email, TEST_PASSWORD, 'vendor');
   });
   afterAll(async () => {

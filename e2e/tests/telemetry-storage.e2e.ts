@@ -10,7 +10,7 @@ import { buildAccount, buildVendor, createProjectVia, registerVia, TEST_PASSWORD
 import { eq } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newPage, snap } from '../support/browser.js';
+import { launchBrowser, newConsolePage, snap } from '../support/browser.js';
 import { login, pickOption } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
@@ -43,8 +43,7 @@ describe('telemetry retention and disk use on the project System tab in Chromium
   });
 
   const open = async (locale: string): Promise<Page> => {
-    const { page } = await newPage(browser, server.httpUrl, locale);
-    await page.addInitScript((language) => localStorage.setItem('language', language), locale);
+    const { page } = await newConsolePage(browser, server.httpUrl, locale);
     await login(page, vendor.email, TEST_PASSWORD, 'vendor');
     await page.goto(`/project/detail/${projectId}/system`);
     return page;
@@ -87,8 +86,7 @@ describe('telemetry retention and disk use on the project System tab in Chromium
 
   it('shows the platform admin the whole platform and the storage job’s run, from the header', async () => {
     const admin = await buildAccount(server, { level: 'admin' });
-    const { page } = await newPage(browser, server.httpUrl, 'en');
-    await page.addInitScript(() => localStorage.setItem('language', 'en'));
+    const { page } = await newConsolePage(browser, server.httpUrl, 'en');
     await login(page, admin.email, TEST_PASSWORD, 'vendor');
     await page.getByTestId('header-storage').click();
     await page.getByText('Telemetry on disk, whole platform').waitFor();

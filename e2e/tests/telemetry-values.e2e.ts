@@ -16,7 +16,7 @@ import {
   type TBuiltDevice,
   type TTestServer,
 } from '@tessera/server/testing';
-import { launchBrowser, newPage, snap } from '../support/browser.js';
+import { launchBrowser, newConsolePage, snap } from '../support/browser.js';
 import { login, pickOption } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
@@ -58,8 +58,7 @@ describe('string and boolean telemetry on the device page (Chromium)', () => {
   });
 
   async function devicePage(locale: string): Promise<Page> {
-    const { page } = await newPage(browser, server.httpUrl, locale);
-    await page.addInitScript((language) => localStorage.setItem('language', language), locale);
+    const { page } = await newConsolePage(browser, server.httpUrl, locale);
     await login(page, vendor.email, TEST_PASSWORD, 'vendor');
     await page.goto(`/device/detail/${dev.tangramId}/telemetry-status`);
     return page;

@@ -16,7 +16,7 @@ import {
   type TBuiltDevice,
   type TTestServer,
 } from '@tessera/server/testing';
-import { launchBrowser, newPage } from '../support/browser.js';
+import { launchBrowser, newConsolePage } from '../support/browser.js';
 import { login } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
@@ -49,8 +49,7 @@ describe('declaring an undeclared key on the configure tab (Chromium)', () => {
   });
 
   it('turns acceptance on, lists the keys a device sent, declares one as a sensor and discards another', async () => {
-    const { page } = await newPage(browser, server.httpUrl, 'en');
-    await page.addInitScript(() => localStorage.setItem('language', 'en'));
+    const { page } = await newConsolePage(browser, server.httpUrl, 'en');
     await login(page, vendor.email, TEST_PASSWORD, 'vendor');
     await page.goto(`/project/detail/${projectId}/system`);
     const toggle = page.getByTestId('accepts-undeclared-keys');

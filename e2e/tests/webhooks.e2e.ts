@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildVendor, createProjectVia, TEST_PASSWORD, type TTestServer } from '@tessera/server/testing';
-import { launchBrowser, newPage } from '../support/browser.js';
+import { launchBrowser, newConsolePage, newPage } from '../support/browser.js';
 import { login } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
@@ -78,8 +78,7 @@ describe('project webhooks in Chromium', () => {
   });
 
   it('reads in English, and deletes the webhook after a confirmation', async () => {
-    const { page: en } = await newPage(browser, server.httpUrl, 'en');
-    await en.addInitScript(() => localStorage.setItem('language', 'en'));
+    const { page: en } = await newConsolePage(browser, server.httpUrl, 'en');
     await login(en, vendorEmail, TEST_PASSWORD, 'vendor');
     await en.goto(`/project/detail/${projectId}/notification`);
     const card = en.getByTestId('webhooks-card');
