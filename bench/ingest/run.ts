@@ -76,13 +76,13 @@ async function main(): Promise<void> {
     const c = await database.pool!.connect();
     const t0 = performance.now();
     await new Promise<void>((resolve, reject) => {
-      const stream = c.query(copyFrom('copy telemetry_copy (device_id, key, ts, svc_recv_ts, v1, v2, v3) from stdin'));
+      const stream = c.query(copyFrom('copy telemetry_copy (device_id, key_id, ts, svc_recv_ts, v1, v2, v3) from stdin'));
       stream.on('finish', () => resolve());
       stream.on('error', reject);
       const now = Date.now();
       let buf = '';
       for (let i = 0; i < rows; i += 1) {
-        buf += `${devices[i % DEVICES].id}\t${KEYS[i % KEYS.length]}\t${1_700_000_000_000 + i}\t${now}\t21.5\t\\N\t\\N\n`;
+        buf += `${devices[i % DEVICES].id}\t${1 + (i % KEYS.length)}\t${1_700_000_000_000 + i}\t${now}\t21.5\t\\N\t\\N\n`;
         if (buf.length > 1 << 20) {
           stream.write(buf);
           buf = '';

@@ -7,7 +7,7 @@ import { startSimulator, type TSimulator } from '@tessera/device-sim';
 import { and, count, eq, gte, lt } from 'drizzle-orm';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { telemetry } from '@tessera/server';
+import { telemetry, telemetryKeys } from '@tessera/server';
 import { buildDeviceProject, type TBuiltProject, buildVendor, TEST_PASSWORD } from '@tessera/server/testing';
 import type { TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
@@ -30,10 +30,11 @@ describe('configure tab in Chromium', () => {
     const [{ n }] = await server.ctx.db
       .select({ n: count() })
       .from(telemetry)
+      .innerJoin(telemetryKeys, eq(telemetryKeys.id, telemetry.keyId))
       .where(
         and(
           eq(telemetry.deviceId, built.devices[0].id),
-          eq(telemetry.key, 'temperature'),
+          eq(telemetryKeys.key, 'temperature'),
           gte(telemetry.ts, from),
           lt(telemetry.ts, from + windowMs),
         ),

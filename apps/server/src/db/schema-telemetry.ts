@@ -4,30 +4,47 @@
  * Part of the one Drizzle schema (schema.ts re-exports every schema file); times are epoch ms in `bigint` columns.
  */
 import type { TTelemetryValue } from '@tessera/contracts';
-import { bigint, doublePrecision, integer, jsonb, numeric, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, integer, jsonb, numeric, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
 import { epochMs } from './columns.js';
 
-/** The columns of a raw point (hot partitions and days waiting for compression alike). */
+/**
+ * The columns of a hot raw point (hot partitions and days waiting for compression alike), in the order that wastes
+ * no alignment padding: the 8-byte columns, then `device_id` (4) and `key_id` (2) — a 56-byte tuple
+ * (docs/decisions/telemetry-storage.md "The layout").
+ */
 function rawPointColumns() {
   return {
-    deviceId: integer('device_id').notNull(),
-    key: text('key').notNull(),
     ts: epochMs('ts').notNull(),
     svcRecvTs: epochMs('svc_recv_ts').notNull(),
     v1: doublePrecision('v1'),
     v2: doublePrecision('v2'),
     v3: doublePrecision('v3'),
+    deviceId: integer('device_id').notNull(),
+    /** {@link telemetryKeys}' id of the point's key. */
+    keyId: smallint('key_id').notNull(),
   };
 }
 
 /**
- * Raw telemetry: one row per (device, key, device ts). The primary key absorbs a resent point (at-least-once).
- * `svcRecvTs` is when the server received it. In the database this is the hot part of raw telemetry, partitioned by
- * range of `ts` — one partition per UTC day (`telemetry_YYYYMMDD`) plus `telemetry_default` for a point whose day has
- * none — which drizzle does not model: the migrations create the partitions and modules/telemetry-store manages them.
- * Cold days live in {@link telemetryChunk}; read raw points through `telemetry_points()` (docs/decisions/telemetry-storage.md).
+ * The telemetry keys raw hot rows name by a 2-byte id instead of their text: one row per key ever stored, never
+ * removed (hot rows refer to it; no foreign key, which would cost ingest a probe per point). The ingest writer adds a
+ * key on first sight (telemetry/key-ids.ts); at most 32,767 distinct keys (smallint).
  */
-export const telemetry = pgTable('telemetry', rawPointColumns(), (t) => [primaryKey({ columns: [t.deviceId, t.key, t.ts] })]);
+export const telemetryKeys = pgTable('telemetry_keys', {
+  id: smallint('id').primaryKey().generatedByDefaultAsIdentity(),
+  key: text('key').notNull().unique(),
+});
+
+/**
+ * Raw telemetry: one row per (device, key, device ts), the key as its {@link telemetryKeys} id. The primary key
+ * absorbs a resent point (at-least-once). `svcRecvTs` is when the server received it. In the database this is the hot
+ * part of raw telemetry, partitioned by range of `ts` — one partition per UTC day (`telemetry_YYYYMMDD`) plus
+ * `telemetry_default` for a point whose day has none — which drizzle does not model: the migrations create the
+ * partitions and modules/telemetry-store manages them. Cold days live in {@link telemetryChunk}; read raw points
+ * through `telemetry_points()` (docs/decisions/telemetry-storage.md). Rows stored before key ids (migration 0032) wait
+ * in `telemetry_text_keys` and `telemetry_text_keys_pending` (the earlier layout, key as text) until compressed.
+ */
+export const telemetry = pgTable('telemetry', rawPointColumns(), (t) => [primaryKey({ columns: [t.deviceId, t.keyId, t.ts] })]);
 
 /**
  * Days of raw telemetry gone cold and waiting for compression: the hot partitions of those days, detached from
@@ -35,7 +52,7 @@ export const telemetry = pgTable('telemetry', rawPointColumns(), (t) => [primary
  * has merged them into {@link telemetryChunk} and dropped them. Same columns as {@link telemetry}.
  */
 export const telemetryColdPending = pgTable('telemetry_cold_pending', rawPointColumns(), (t) => [
-  primaryKey({ name: 'telemetry_cold_pending_pk', columns: [t.deviceId, t.key, t.ts] }),
+  primaryKey({ name: 'telemetry_cold_pending_pk', columns: [t.deviceId, t.keyId, t.ts] }),
 ]);
 
 /**

@@ -78,7 +78,7 @@ export async function waitUntil(check: () => Promise<boolean> | boolean, timeout
 export async function telemetryCount(db: Db, deviceId: number, key?: string): Promise<number> {
   const res = await db.execute(
     key
-      ? sql`select count(*)::int as n from telemetry where device_id = ${deviceId} and key = ${key}`
+      ? sql`select count(*)::int as n from telemetry join telemetry_keys k on k.id = key_id where device_id = ${deviceId} and k.key = ${key}`
       : sql`select count(*)::int as n from telemetry where device_id = ${deviceId}`,
   );
   return rowsOf<{ n: number }>(res)[0].n;

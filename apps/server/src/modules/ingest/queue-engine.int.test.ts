@@ -17,7 +17,7 @@ import { buildVendor } from '../../../test/factories.js';
 import { openScratchPostgres, startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { spawnServer } from '../../../test/spawn-server.js';
 import { startRabbitNode, type TRabbitNode } from '../../../test/rabbitmq.js';
-import { telemetry } from '../../db/schema.js';
+import { telemetry, telemetryKeys } from '../../db/schema.js';
 import { freePort } from '../mail/smtp-sink.fixture.js';
 import { connectBrowser, loginCode, replaceDeviceSecret, subscribeGranted, telemetryCount, waitUntil } from './ingest-test-kit.js';
 import { INGEST_QUEUE } from './queue-ingest.js';
@@ -278,7 +278,8 @@ async function lostPoints(server: TTestServer, acked: Map<number, number[]>, key
       const rows = await server.ctx.db
         .select({ ts: telemetry.ts })
         .from(telemetry)
-        .where(and(eq(telemetry.deviceId, deviceId), eq(telemetry.key, key)));
+        .innerJoin(telemetryKeys, eq(telemetryKeys.id, telemetry.keyId))
+        .where(and(eq(telemetry.deviceId, deviceId), eq(telemetryKeys.key, key)));
       const have = new Set(rows.map((r) => r.ts));
       for (const ts of tsList) if (!have.has(ts)) lost.push(`${deviceId}@${ts}`);
     }

@@ -21,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authorise, buildDeviceProject, type TBuiltDevice } from '../../../test/device-factory.js';
 import { buildUser, buildVendor, type TBuiltAccount } from '../../../test/factories.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
-import { projectRoleDevices, projectRoleMembers, projectRoles, telemetry, telemetryLatest } from '../../db/schema.js';
+import { projectRoleDevices, projectRoleMembers, projectRoles, telemetry, telemetryKeys, telemetryLatest } from '../../db/schema.js';
 import { insertAlert } from '../alerts/alerts.fixtures.js';
 import { connectBrowser } from '../ingest/ingest-test-kit.js';
 
@@ -49,7 +49,8 @@ describe(`project-role permissions on device routes (${TEST_DB_KIND})`, () => {
     const db = server.ctx.db;
     const project = await buildDeviceProject(db, { tenantId: vendor.tenantId });
     device = project.devices[0];
-    await db.insert(telemetry).values({ deviceId: device.id, key: 'temperature', ts: T0, svcRecvTs: T0, v1: 21.5 });
+    const [temperature] = await db.insert(telemetryKeys).values({ key: 'temperature' }).returning();
+    await db.insert(telemetry).values({ deviceId: device.id, keyId: temperature.id, ts: T0, svcRecvTs: T0, v1: 21.5 });
     await db.insert(telemetryLatest).values({ deviceId: device.id, key: 'temperature', ts: T0, svcRecvTs: T0, v1: 21.5 });
     for (const permission of PROJECT_ROLE_PERMISSIONS) {
       const member = await buildUser(server, vendor.tenantId);

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject, type TBuiltProject } from '../../../test/device-factory.js';
 import { buildVendor, type TBuiltAccount } from '../../../test/factories.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
-import { telemetry } from '../../db/schema.js';
+import { telemetry, telemetryKeys } from '../../db/schema.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -41,7 +41,8 @@ describe(`sensor sync → simulator → publish rate (${TEST_DB_KIND})`, () => {
     const [{ n }] = await server.ctx.db
       .select({ n: count() })
       .from(telemetry)
-      .where(and(eq(telemetry.deviceId, built.devices[0].id), eq(telemetry.key, key), gte(telemetry.ts, from), lt(telemetry.ts, to)));
+      .innerJoin(telemetryKeys, eq(telemetryKeys.id, telemetry.keyId))
+      .where(and(eq(telemetry.deviceId, built.devices[0].id), eq(telemetryKeys.key, key), gte(telemetry.ts, from), lt(telemetry.ts, to)));
     return n;
   };
   /** Counts `key` and `other` over a `windowMs` window starting now, after ingest has flushed. */

@@ -18,6 +18,12 @@ export interface TMergeResult {
 /** How the source's rows of the day are taken: deleted (the table stays), or read (the caller drops the table). */
 export type TConsume = 'delete' | 'read';
 
+/**
+ * How the source names a point's key: `ids` — `key_id`, a `telemetry_keys` id (the hot tables' layout); `text` — the
+ * key itself (the tables of the earlier layout, `telemetry_text_keys*`, kept until compressed; migration 0032).
+ */
+export type TSourceKeys = 'ids' | 'text';
+
 /** The rollup bucket sizes as a VALUES list (constants from contracts). */
 const BUCKET_SIZES = sql.raw(ROLLUP_BUCKETS_MS.map((ms) => `(${ms}::bigint)`).join(', '));
 const [SUM1, SUM2, SUM3] = ['v1', 'v2', 'v3'].map((v) => exactSum(sql.raw(v)));
@@ -29,18 +35,31 @@ const INT4 = sql.raw('between -2147483648 and 2147483647');
  * the union is encoded again. A point of the source that a chunk already held was counted a second time in the
  * rollups by ingest (its hot partition was gone, so the primary key could not absorb it): its count and sums are
  * taken off the 1-min and 1-h buckets again, so the point counts once (at-least-once delivery, exactly-once
- * storage). Run inside the caller's transaction; `consume` 'delete' removes the rows from the source.
+ * storage). Run inside the caller's transaction; `consume` 'delete' removes the rows from the source. Chunks name
+ * the key by its text whatever `keys` says of the source's.
  */
-export async function mergeDayIntoChunks(db: Db, source: string, dayStart: number, consume: TConsume): Promise<TMergeResult> {
+export async function mergeDayIntoChunks(
+  db: Db,
+  source: string,
+  dayStart: number,
+  consume: TConsume,
+  keys: TSourceKeys = 'ids',
+): Promise<TMergeResult> {
   const src = sql.identifier(source);
   const from = sql.raw(String(dayStart));
   const to = sql.raw(String(dayStart + DAY_MS));
+  const cols = sql.raw(`device_id, ${keys === 'ids' ? 'key_id' : 'key'}, ts, svc_recv_ts, v1, v2, v3`);
   const take: SQL =
     consume === 'delete'
-      ? sql`delete from ${src} where ts >= ${from} and ts < ${to} returning device_id, key, ts, svc_recv_ts, v1, v2, v3`
-      : sql`select device_id, key, ts, svc_recv_ts, v1, v2, v3 from ${src} where ts >= ${from} and ts < ${to}`;
+      ? sql`delete from ${src} where ts >= ${from} and ts < ${to} returning ${cols}`
+      : sql`select ${cols} from ${src} where ts >= ${from} and ts < ${to}`;
+  const named: SQL =
+    keys === 'ids'
+      ? sql`taken as (${take}), src as (select t.device_id, k.key, t.ts, t.svc_recv_ts, t.v1, t.v2, t.v3
+          from taken t join telemetry_keys k on k.id = t.key_id)`
+      : sql`src as (${take})`;
   const rows = rowsOf<{ points: number; duplicates: number }>(
-    await db.execute(sql`with src as (${take}),
+    await db.execute(sql`with ${named},
       series as (select distinct device_id, key from src),
       held as (
         select s.device_id, s.key, p.ts, p.svc_recv_ts, p.v1, p.v2, p.v3

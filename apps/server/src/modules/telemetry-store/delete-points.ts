@@ -1,6 +1,6 @@
 /**
- * Deleting every raw point of a device wherever it lives — hot partitions, days waiting for compression, chunks, and
- * the points of its non-numeric keys (telemetry_values) —
+ * Deleting every raw point of a device wherever it lives — hot partitions, days waiting for compression (and the
+ * earlier layout's tables of both, migration 0032), chunks, and the points of its non-numeric keys (telemetry_values) —
  * for the device's clean-data (spec §7 devices "POST clean-data").
  */
 import { sql } from 'drizzle-orm';
@@ -13,9 +13,12 @@ import { rowsOf, type Db } from '../../db/client.js';
 export async function deleteRawPoints(tx: Pick<Db, 'execute'>, deviceId: number): Promise<number> {
   const res = await tx.execute(sql`with hot as (delete from telemetry where device_id = ${deviceId} returning 1),
     pending as (delete from telemetry_cold_pending where device_id = ${deviceId} returning 1),
+    text_hot as (delete from telemetry_text_keys where device_id = ${deviceId} returning 1),
+    text_pending as (delete from telemetry_text_keys_pending where device_id = ${deviceId} returning 1),
     chunks as (delete from telemetry_chunk where device_id = ${deviceId} returning n),
     valued as (delete from telemetry_values where device_id = ${deviceId} returning 1)
-    select ((select count(*) from hot) + (select count(*) from pending) + (select coalesce(sum(n), 0) from chunks)
+    select ((select count(*) from hot) + (select count(*) from pending) + (select count(*) from text_hot)
+      + (select count(*) from text_pending) + (select coalesce(sum(n), 0) from chunks)
       + (select count(*) from valued))::int as n`);
   return rowsOf<{ n: number }>(res)[0].n;
 }

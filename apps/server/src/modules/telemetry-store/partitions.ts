@@ -17,8 +17,8 @@ export interface TPartition {
   isDefault: boolean;
 }
 
-/** The parents whose partitions the storage job manages. */
-export type TPartitionParent = 'telemetry' | 'telemetry_cold_pending';
+/** The parents whose partitions the storage job manages (the last two: the earlier layout's, migration 0032). */
+export type TPartitionParent = 'telemetry' | 'telemetry_cold_pending' | 'telemetry_text_keys' | 'telemetry_text_keys_pending';
 
 const BOUND = /FROM \((MINVALUE|'?(-?\d+)'?)\) TO \((MAXVALUE|'?(-?\d+)'?)\)/;
 

@@ -16,7 +16,10 @@ export const ROLLUP_ROW_BYTES_FALLBACK = 200;
 /** Compressed days the growth per day is averaged over. */
 const GROWTH_DAYS = 7;
 
-/** The platform's raw hot tables (hot partitions, the default one, days waiting for compression). */
+/**
+ * The platform's raw hot tables (hot partitions, the default one, days waiting for compression, and the earlier
+ * layout's of both until the storage job has compressed them).
+ */
 interface THotCatalog {
   bytes: number;
   points: number;
@@ -32,6 +35,8 @@ async function hotCatalog(db: Db): Promise<THotCatalog> {
     await db.execute(sql`with parts as (
         select relid from pg_partition_tree('telemetry') where isleaf
         union all select relid from pg_partition_tree('telemetry_cold_pending') where isleaf
+        union all select relid from pg_partition_tree('telemetry_text_keys') where isleaf
+        union all select relid from pg_partition_tree('telemetry_text_keys_pending') where isleaf
       ) select coalesce(sum(pg_total_relation_size(p.relid)), 0)::float8 as bytes,
         coalesce(sum(greatest(c.reltuples, 0)), 0)::float8 as points,
         (select min(substring(pg_get_expr(c2.relpartbound, c2.oid) from 'FROM \\(''?(-?[0-9]+)')::bigint)

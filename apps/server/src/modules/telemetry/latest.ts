@@ -6,7 +6,7 @@ import { asc, desc, eq, and } from 'drizzle-orm';
 import type { TLatestNQuery, TLatestValue, TTelemetryMetadata, TTelemetryRow } from '@tessera/contracts';
 import type { Db } from '../../db/client.js';
 import type { TPrincipal } from '../../core/principal.js';
-import { projectSensors, telemetry, telemetryLatest } from '../../db/schema.js';
+import { projectSensors, telemetry, telemetryKeys, telemetryLatest } from '../../db/schema.js';
 import { deviceFor } from '../devices/access.js';
 import { presentLatest, presentRow } from './presenters.js';
 
@@ -27,12 +27,13 @@ export async function getLatest(db: Db, principal: TPrincipal, tangramId: string
 export async function getLatestN(db: Db, principal: TPrincipal, q: TLatestNQuery): Promise<TTelemetryRow[]> {
   const device = await deviceFor(db, principal, q.tangramId, 'view_telemetry');
   const rows = await db
-    .select()
+    .select({ ts: telemetry.ts, svcRecvTs: telemetry.svcRecvTs, v1: telemetry.v1, v2: telemetry.v2, v3: telemetry.v3 })
     .from(telemetry)
-    .where(and(eq(telemetry.deviceId, device.id), eq(telemetry.key, q.key)))
+    .innerJoin(telemetryKeys, eq(telemetryKeys.id, telemetry.keyId))
+    .where(and(eq(telemetry.deviceId, device.id), eq(telemetryKeys.key, q.key)))
     .orderBy(desc(telemetry.ts))
     .limit(q.n);
-  return rows.map(presentRow);
+  return rows.map((r) => presentRow({ ...r, key: q.key }));
 }
 
 /**

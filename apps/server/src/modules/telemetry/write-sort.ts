@@ -1,10 +1,15 @@
 /** Sorting and de-duplication of a batch's rows by primary key (lock order; one row per key per statement). */
 import type { TStatusRowIn, TTelemetryRowIn } from './rows.js';
 
-/** Telemetry sorted by (device, key, ts); of points repeated inside the batch the first one is kept. */
-export function sortTelemetry(rows: readonly TTelemetryRowIn[]): TTelemetryRowIn[] {
+/**
+ * Telemetry sorted by (device, key id, key, ts) — the raw table's primary key order (device_id, key_id, ts) when
+ * `keyIds` holds the keys' ids (a key it lacks sorts first; none given: by (device, key, ts)); of points repeated
+ * inside the batch the first one is kept.
+ */
+export function sortTelemetry(rows: readonly TTelemetryRowIn[], keyIds?: ReadonlyMap<string, number>): TTelemetryRowIn[] {
+  const id = (r: TTelemetryRowIn) => keyIds?.get(r.key) ?? -1;
   // Array.prototype.sort is stable (ECMAScript 2019), so of equal keys the first received stays first.
-  const sorted = [...rows].sort((a, b) => a.deviceId - b.deviceId || cmp(a.key, b.key) || a.ts - b.ts);
+  const sorted = [...rows].sort((a, b) => a.deviceId - b.deviceId || id(a) - id(b) || cmp(a.key, b.key) || a.ts - b.ts);
   let kept = 0;
   for (const r of sorted) if (kept === 0 || !samePoint(sorted[kept - 1], r)) sorted[kept++] = r;
   sorted.length = kept;

@@ -48,7 +48,7 @@ describe(`writeIngestBatch (${TEST_DB_KIND})`, () => {
       telemetry: [pt(dev, 'resend', T0 + 1000, 2), pt(dev, 'resend', T0 + 1000, 2), pt(dev, 'resend', T0 + 2000, 3)],
     });
     expect(again).toEqual({ inserted: 1, duplicates: 2 });
-    const raw = await q<{ n: number }>(sql`select count(*)::int as n from telemetry where device_id = ${dev} and key = 'resend'`);
+    const raw = await q<{ n: number }>(sql`select count(*)::int as n from telemetry join telemetry_keys k on k.id = key_id where device_id = ${dev} and k.key = 'resend'`);
     expect(raw[0].n).toBe(3);
     const [m] = await rollup(60_000, 'resend');
     expect(Number(m.count)).toBe(3);
@@ -152,7 +152,7 @@ describe(`writeIngestBatch (${TEST_DB_KIND})`, () => {
         with raw as (
           select device_id, key, (ts / ${bucketMs}::bigint) * ${bucketMs}::bigint as bucket_ts, count(*)::int as count,
             sum(v1) as v1_sum, min(v1) as v1_min, max(v1) as v1_max, sum(v2) as v2_sum, min(ts) as first_ts, max(ts) as last_ts
-          from telemetry where key in ('cc', 'cd') group by 1, 2, 3)
+          from telemetry join telemetry_keys k on k.id = key_id where key in ('cc', 'cd') group by 1, 2, 3)
         select * from raw full join (select * from telemetry_rollup where key in ('cc', 'cd') and bucket_ms = ${bucketMs}) r
           using (device_id, key, bucket_ts)
         where raw.count is distinct from r.count or raw.v1_sum is distinct from r.v1_sum or raw.v1_min is distinct from r.v1_min
@@ -162,7 +162,7 @@ describe(`writeIngestBatch (${TEST_DB_KIND})`, () => {
     }
     const stale = await q(sql`
       select l.device_id from telemetry_latest l
-      join (select device_id, key, max(ts) as ts from telemetry where key in ('cc', 'cd') group by 1, 2) m using (device_id, key)
+      join (select device_id, key, max(ts) as ts from telemetry join telemetry_keys k on k.id = key_id where key in ('cc', 'cd') group by 1, 2) m using (device_id, key)
       where l.ts <> m.ts`);
     expect(stale).toEqual([]);
   });

@@ -1,7 +1,8 @@
 /**
  * Writes one ingest batch as ONE statement — so one round trip, its own transaction (autocommit), and row locks held
- * only while PostgreSQL runs it and flushes its commit, never across a round trip to Node: raw telemetry (ON
- * CONFLICT DO NOTHING on (device_id, key, ts)), rollups of the newly inserted rows only (1 min and 1 h buckets,
+ * only while PostgreSQL runs it and flushes its commit, never across a round trip to Node: raw telemetry (the key as
+ * its telemetry_keys id, resolved before the statement — key-ids.ts; ON CONFLICT DO NOTHING on (device_id, key_id,
+ * ts)), rollups of the newly inserted rows only (1 min and 1 h buckets,
  * ROLLUP_BUCKETS_MS), telemetry_latest and status words (device_status + devices.status_value/status_ts), each moved
  * forward only by a point that ranks after the one held (latest-order.ts: ts capped at the receive time),
  * devices.last_seen_at/first_seen_at, and rejected-point counters (device_ingest_stats). Either all of it commits or
@@ -17,6 +18,7 @@ import { PgDialect } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import type { Db } from '../../db/client.js';
 import { DEVICES_CTE, devicesParams, INGEST_STATS_CTE, ingestStatsParams, STATUS_CTE, statusParams } from './write-sql.js';
+import { keyIdsOf } from './key-ids.js';
 import { TELEMETRY_CTES, telemetryParams } from './write-telemetry.js';
 import { VALUES_CTES, valuesParams } from './write-values.js';
 import { sortStatus, sortTelemetry } from './write-sort.js';
@@ -63,7 +65,11 @@ interface TRawClient {
  * @throws the database error when the statement fails (nothing of the batch is stored).
  */
 export async function writeIngestBatch(db: Db, batch: TIngestBatch): Promise<TBatchResult> {
-  const points = sortTelemetry(batch.telemetry);
+  // ids of the numeric points' keys (the raw table's); a point of a non-numeric key (a `value`) keeps its text
+  const numericKeys = new Set<string>();
+  for (const r of batch.telemetry) if (r.value === undefined) numericKeys.add(r.key);
+  const keyIds = numericKeys.size > 0 ? await keyIdsOf(db, numericKeys) : new Map<string, number>();
+  const points = sortTelemetry(batch.telemetry, keyIds);
   const status = sortStatus(batch.status);
   // Points of non-numeric keys (a `value`) go to telemetry_values; a batch without any keeps its array as it is.
   let telemetry = points;
@@ -73,7 +79,7 @@ export async function writeIngestBatch(db: Db, batch: TIngestBatch): Promise<TBa
     valued = points.filter((r) => r.value !== undefined);
   }
   const parts = [
-    telemetry.length > 0 ? telemetryParams(telemetry) : null,
+    telemetry.length > 0 ? telemetryParams(telemetry, keyIds) : null,
     statusParams(status),
     devicesParams(points, status),
     ingestStatsParams(batch.rejected, Date.now()),
