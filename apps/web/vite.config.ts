@@ -82,7 +82,8 @@ export default defineConfig({
             // style engine, the shell) in one chunk: a phone then makes one request for it instead of a dozen, each
             // with its own response headers and round trip.
             { name: 'boot', tags: ['$initial'], priority: 2 },
-            // zod in a chunk of its own, loaded only by the pages that check with it (not by /login's first paint).
+            // zod in a chunk of its own, loaded only by the pages that check with it (not by /login's first paint nor by
+            // the dashboard, whose live messages and widget parameters are checked with @tessera/contracts/mini).
             { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/, priority: 1 },
             // The sign-in page with everything it imports that the entry does not hold (antd's inputs, alert and segmented
             // switch, the HTTP client, the language switch): one request instead of about twenty. Logged-in pages load it

@@ -8,19 +8,15 @@ import { z } from 'zod';
 import { ZEpochMsText, ZIdText, zIntText } from './input.js';
 import { DAY_MS, DEFAULT_PAGE_LIMIT, HISTORY_RANGE_MAX_DAYS, MAX_PAGE, MAX_PAGE_LIMIT } from './limits.js';
 import { zPage } from './pagination.js';
-import { ALERT_LEVELS } from './rules-program.js';
+import { ALERT_LEVELS, ALERT_RESOLVE_REASONS, ALERT_RULE_KINDS, ALERT_STATES } from './alert-values.js';
 import { TANGRAM_ID_LENGTH } from './tangram-id.js';
+
+export { ALERT_RESOLVE_REASONS, ALERT_RULE_KINDS, ALERT_STATES };
 
 /** The dashboard shows the latest this many alerts (§9). */
 export const ALERTS_LATEST_MAX = 100;
-/** Life cycle: open → acknowledged (a person saw it) → resolved (condition cleared, or by hand). */
-export const ALERT_STATES = ['open', 'acknowledged', 'resolved'] as const;
 export type TAlertState = (typeof ALERT_STATES)[number];
-/** Where the rule came from: a project simple rule, a project Blockly program, or a user's app rule (`userRules`). */
-export const ALERT_RULE_KINDS = ['simple', 'program', 'app', 'platform'] as const;
 export type TAlertRuleKind = (typeof ALERT_RULE_KINDS)[number];
-/** Why an alert was resolved: its condition became false (`cleared`) or a person resolved it (`manual`). */
-export const ALERT_RESOLVE_REASONS = ['cleared', 'manual'] as const;
 
 /** An alert as the API and the live channel present it. Times epoch ms. */
 export const ZAlert = z.object({

@@ -5,20 +5,11 @@
  * Server-Sent Events (`delta`, `tool`, `action`, `done`, `error`).
  */
 import { z } from 'zod';
-import { API } from './api-paths.js';
+import { ASSISTANT_FEATURE, assistantPaths } from './assistant-paths.js';
 import { ZIdText } from './input.js';
 import { zPage } from './pagination.js';
 
-/** The feature code that grants the assistant (spec §1). Not granted by default to any level. */
-export const ASSISTANT_FEATURE = '13:25';
-
-/** Paths of the assistant, relative to the host. */
-export const assistantPaths = {
-  status: `${API.ai}/assistant/status`,
-  conversations: `${API.ai}/assistant/conversations`,
-  conversation: (id: number) => `${API.ai}/assistant/conversations/${id}`,
-  messages: (id: number) => `${API.ai}/assistant/conversations/${id}/messages`,
-} as const;
+export { ASSISTANT_FEATURE, assistantPaths };
 
 /** A question is 1 … this many characters. */
 export const ASSISTANT_MESSAGE_MAX = 2_000;

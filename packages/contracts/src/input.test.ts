@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { EPOCH_MS_MAX, findNul, ID_MAX, ZEpochMsText, ZId, ZIdText } from './input.js';
+import { EPOCH_MS_MAX, findNul, ZEpochMsText, ZId, ZIdText } from './input.js';
+import { ID_MAX } from './limits.js';
 
 describe('request value rules', () => {
   it('reads an id from text in decimal digits only, 1 … 2^31 − 1', () => {

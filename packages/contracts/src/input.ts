@@ -4,9 +4,8 @@
  * storage behind it can hold, so a value that passes validation can never make the database fail (HTTP 500).
  */
 import { z } from 'zod';
+import { ID_MAX } from './limits.js';
 
-/** The largest id: a PostgreSQL `integer` (serial) column holds 2^31 − 1. */
-export const ID_MAX = 2_147_483_647;
 /** The largest epoch-millisecond value: the ECMAScript Date range, ±8.64e15 ms (ECMA-262 §21.4.1.1). */
 export const EPOCH_MS_MAX = 8_640_000_000_000_000;
 

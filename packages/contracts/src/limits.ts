@@ -3,6 +3,9 @@
  * Imported by server, web and simulator; never retyped elsewhere.
  */
 
+/** The largest id: a PostgreSQL `integer` (serial) column holds 2^31 − 1. */
+export const ID_MAX = 2_147_483_647;
+
 /** §9: HTTP request timeout of the console's client, in milliseconds. */
 export const REQUEST_TIMEOUT_MS = 200_000;
 /** §8/§9: retries after a token refresh for UAE0004/AUTHZ-E001. */

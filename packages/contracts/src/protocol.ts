@@ -5,6 +5,7 @@
  * Live to browsers: live/devices/{id}; alerts on live/accounts/{accountId}/alerts.
  */
 import { z } from 'zod';
+import { topics } from './topics.js';
 import { DEVICE_TS_MAX_AHEAD_MS, DEVICE_TS_MIN_MS, MAX_POINTS_PER_MESSAGE, MAX_TELEMETRY_VALUES } from './limits.js';
 import { STATUS_WORD_MAX } from './status-word.js';
 import { ZTelemetryKey } from './telemetry.js';
@@ -67,25 +68,7 @@ export type TLiveMessage = z.infer<typeof ZLiveMessage>;
 /** The reserved live key carrying a status word. */
 export const STATUS_LIVE_KEY = '$status';
 
-/** Topic builders, one place for every topic string. */
-export const topics = {
-  telemetry: (id: string) => `devices/${id}/telemetry`,
-  status: (id: string) => `devices/${id}/status`,
-  command: (id: string, reqId: string) => `devices/${id}/commands/${reqId}`,
-  commandReply: (id: string, reqId: string) => `devices/${id}/commands/${reqId}/reply`,
-  config: (id: string) => `devices/${id}/config`,
-  /** Retained: the AI model revision the device should hold (ZDeviceModelMessage; empty: none). */
-  model: (id: string) => `devices/${id}/model`,
-  /** The device's download and install state of its model (ZDeviceModelState). */
-  modelState: (id: string) => `devices/${id}/model/state`,
-  live: (id: string) => `live/devices/${id}`,
-  /** The alerts an account may see, as they open, change and resolve (ZLiveAlertMessage). */
-  liveAlerts: (accountId: number) => `live/accounts/${accountId}/alerts`,
-  /** An authorisation request of the account was answered or revoked (ZLiveAccessMessage); the console refetches. */
-  liveAccess: (accountId: number) => `live/accounts/${accountId}/access`,
-  /** A platform telemetry's new latest values (ZLivePlatformTelemetry), for vendors of its tenant. */
-  livePlatformTelemetry: (id: number) => `live/platform-telemetry/${id}`,
-} as const;
+export { topics };
 
 /** A device topic split into its Tangram ID and the rest, or null when it is not under `devices/`. */
 export function parseDeviceTopic(topic: string): { tangramId: string; rest: string[] } | null {

@@ -13,6 +13,7 @@
  * ```
  */
 import { z } from 'zod';
+import { ALERT_LEVELS } from './alert-values.js';
 import { ZTelemetryKey } from './telemetry.js';
 import type { TNonNumericValueType } from './telemetry-values.js';
 
@@ -42,8 +43,7 @@ export const COMPARE_OPS = ['gt', 'gte', 'lt', 'lte', 'eq', 'neq'] as const;
 export const STATUS_OPS = ['eq', 'neq'] as const;
 /** Aggregates over a past window (a subset of the platform-rule aggregations of §3). */
 export const AGGREGATE_FNS = ['avg', 'min', 'max', 'count'] as const;
-/** §3 "Alert node types: remind, early_warning, alert" — the alert levels, least to most severe. */
-export const ALERT_LEVELS = ['remind', 'early_warning', 'alert'] as const;
+export { ALERT_LEVELS };
 /** Where a notification goes: the project's notification email list, or its LINE group. */
 export const NOTIFY_CHANNELS = ['email', 'line'] as const;
 

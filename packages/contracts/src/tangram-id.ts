@@ -4,16 +4,7 @@
  * docs/protocol.md. The full ID is the device's MQTT username and its topic segment.
  */
 import { z } from 'zod';
-
-/** Width in hex digits of each part, in order. Total 30 hex digits (120 bits). */
-export const TANGRAM_PART_WIDTHS = {
-  prefix: 2,
-  tangram_model_number: 4,
-  vendor_class: 2,
-  vendor_id: 6,
-  product_model_number: 4,
-  serial_number: 12,
-} as const;
+import { TANGRAM_ID_LENGTH, TANGRAM_PART_WIDTHS, TANGRAM_PREFIX } from './tangram-id-widths.js';
 
 /** The parts of a Tangram ID, each an upper-case hex string of its width in {@link TANGRAM_PART_WIDTHS}. */
 export interface TTangramParts {
@@ -27,10 +18,7 @@ export interface TTangramParts {
 type TPartName = keyof TTangramParts;
 const PART_NAMES = Object.keys(TANGRAM_PART_WIDTHS) as TPartName[];
 
-/** Length in hex digits of a full Tangram ID. */
-export const TANGRAM_ID_LENGTH = Object.values(TANGRAM_PART_WIDTHS).reduce((a, b) => a + b, 0);
-/** The platform's Tangram ID prefix. */
-export const TANGRAM_PREFIX = '54';
+export { TANGRAM_ID_LENGTH, TANGRAM_PART_WIDTHS, TANGRAM_PREFIX };
 
 const HEX = /^[0-9A-Fa-f]+$/;
 

@@ -1,5 +1,6 @@
 /** Time series API (spec §7 `/frontstage-ts/v1`, §5 history range). Times are epoch milliseconds. */
 import { z } from 'zod';
+import { AGG_FNS } from './agg-fns.js';
 import { EPOCH_MS_MAX, ZEpochMsText, zIntText } from './input.js';
 import { DEFAULT_CHART_WIDTH, MAX_CHART_WIDTH, TELEMETRY_KEY_MAX } from './limits.js';
 import { ZTangramId } from './tangram-id.js';
@@ -35,8 +36,7 @@ export const ZLatestValue = z.object({
 });
 export type TLatestValue = z.infer<typeof ZLatestValue>;
 
-/** Aggregation functions of v2 timeseries. */
-export const AGG_FNS = ['avg', 'min', 'max', 'sum', 'count'] as const;
+export { AGG_FNS };
 export const ZAggFn = z.enum(AGG_FNS);
 export type TAggFn = z.infer<typeof ZAggFn>;
 

@@ -14,11 +14,8 @@ import {
   type TLiveMessage,
   type TLivePlatformTelemetry,
   topics,
-  ZLiveAccessMessage,
-  ZLiveAlertMessage,
-  ZLiveMessage,
-  ZLivePlatformTelemetry,
 } from '@tessera/contracts';
+import { parseMini, VLiveAccessMessage, VLiveAlertMessage, VLiveMessage, VLivePlatformTelemetry } from '@tessera/contracts/mini';
 import Paho from 'paho-mqtt';
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { http } from './http';
@@ -44,14 +41,11 @@ export function liveUrl(loc: Pick<Location, 'protocol' | 'host'>): string {
   return `${loc.protocol === 'https:' ? 'wss' : 'ws'}://${loc.host}/mqtt`;
 }
 
-function parseWith<T>(
-  schema: { safeParse(v: unknown): { success: true; data: T } | { success: false } },
-  payload: string | Uint8Array,
-): T | null {
+/** Decodes and parses a live payload with one of the contracts' small live schemas (@tessera/contracts/mini). */
+function parseWith<T>(schema: Parameters<typeof parseMini<T>>[0], payload: string | Uint8Array): T | null {
   try {
     const text = typeof payload === 'string' ? payload : new TextDecoder().decode(payload);
-    const parsed = schema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
+    return parseMini(schema, JSON.parse(text));
   } catch {
     return null;
   }
@@ -59,12 +53,12 @@ function parseWith<T>(
 
 /** Parses a live payload; null when it is not JSON or not a ZLiveMessage (a bad message is dropped, not thrown). */
 export function parseLiveMessage(payload: string | Uint8Array): TLiveMessage | null {
-  return parseWith(ZLiveMessage, payload);
+  return parseWith(VLiveMessage, payload);
 }
 
 /** Parses a live alert payload (ZLiveAlertMessage); null when malformed. */
 export function parseLiveAlertMessage(payload: string | Uint8Array): TLiveAlertMessage | null {
-  return parseWith(ZLiveAlertMessage, payload);
+  return parseWith(VLiveAlertMessage, payload);
 }
 
 /** What the hub hands to a topic's listeners: the raw payload, parsed by the subscriber. */
@@ -309,7 +303,7 @@ export function useLiveAlerts(onMessage: (message: TLiveAlertMessage) => void): 
   useAccountTopic(topics.liveAlerts, parseLiveAlertMessage, onMessage);
 }
 
-const parseLiveAccess = (payload: string | Uint8Array) => parseWith(ZLiveAccessMessage, payload);
+const parseLiveAccess = (payload: string | Uint8Array) => parseWith(VLiveAccessMessage, payload);
 
 /**
  * Calls `onMessage` when what the logged-in account may see changed (`topics.liveAccess`: an authorisation allowed or
@@ -331,7 +325,7 @@ export function useLivePlatformTelemetry(id: number | undefined, onMessage: (mes
   useEffect(() => {
     if (id === undefined) return;
     return getHub().subscribe(topics.livePlatformTelemetry(id), (payload) => {
-      const message = parseWith(ZLivePlatformTelemetry, payload);
+      const message = parseWith(VLivePlatformTelemetry, payload);
       if (message) ref.current(message);
     });
   }, [id]);

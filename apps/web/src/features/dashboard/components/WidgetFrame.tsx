@@ -5,7 +5,8 @@
  * widget, ECharts' bars only with a bar widget.
  */
 import { DeleteOutlined, SettingOutlined } from '@ant-design/icons';
-import { parseWidgetParameter, type TWidget, type TWidgetParameter } from '@tessera/contracts';
+import type { TWidget, TWidgetParameter } from '@tessera/contracts';
+import { parseWidgetParameterMini } from '@tessera/contracts/mini';
 import { Button, Card, Space, Tooltip } from 'antd';
 import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -30,7 +31,7 @@ export const HEADER_PX = 38;
 function Body({ widget, height }: { widget: TWidget; height: number }) {
   const { t } = useTranslation();
   // Parsed once per parameter, so a widget's `p` stays the same object while the page re-renders around it.
-  const parsed = useMemo(() => parseWidgetParameter(widget.type, widget.parameter), [widget.type, widget.parameter]);
+  const parsed = useMemo(() => parseWidgetParameterMini(widget.type, widget.parameter), [widget.type, widget.parameter]);
   if (!parsed.ok) return <Text type="danger">{t('dashboard.badParameter')}</Text>;
   const p = parsed.value;
   switch (widget.type) {
