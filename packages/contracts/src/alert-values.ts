@@ -1,7 +1,7 @@
 /**
- * The fixed value lists of an alert (spec §3 "Alert node types: remind, early_warning, alert"; docs/decisions/alerts.md).
- * In a module of their own, without zod: the console's live channel checks live alerts with zod/mini (live-mini.ts)
- * and so does not load classic zod with them. rules-program.ts and alerts.ts re-export them.
+ * The fixed value lists and the API paths of alerts (spec §3 "Alert node types: remind, early_warning, alert"; docs/decisions/alerts.md).
+ * In a module of their own, without zod: the console's live channel checks live alerts (live-mini.ts) and its dashboard
+ * reads the latest alerts without loading zod. rules-program.ts and alerts.ts re-export them.
  */
 
 /** §3 "Alert node types: remind, early_warning, alert" — the alert levels, least to most severe. */
@@ -12,3 +12,20 @@ export const ALERT_STATES = ['open', 'acknowledged', 'resolved'] as const;
 export const ALERT_RULE_KINDS = ['simple', 'program', 'app', 'platform'] as const;
 /** Why an alert was resolved: its condition became false (`cleared`) or a person resolved it (`manual`). */
 export const ALERT_RESOLVE_REASONS = ['cleared', 'manual'] as const;
+
+/** The prefix of the alerts API (§7). */
+export const ALERT_API = '/frontstage-alert/v1';
+
+/** Paths of the alerts API, relative to the host. */
+export const alertPaths = {
+  alerts: `${ALERT_API}/alerts`,
+  acknowledge: (id: number) => `${ALERT_API}/alerts/${id}/acknowledge`,
+  resolve: (id: number) => `${ALERT_API}/alerts/${id}/resolve`,
+  download: `${ALERT_API}/alerts/download`,
+  vendors: `${ALERT_API}/vendors`,
+  products: `${ALERT_API}/products`,
+  projects: `${ALERT_API}/projects`,
+  statistics: `${ALERT_API}/statistics`,
+  statisticsDetail: `${ALERT_API}/statistics/detail`,
+  dashboard: `${ALERT_API}/dashboard/alerts`,
+} as const;

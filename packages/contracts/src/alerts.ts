@@ -8,7 +8,7 @@ import { z } from 'zod';
 import { ZEpochMsText, ZIdText, zIntText } from './input.js';
 import { DAY_MS, DEFAULT_PAGE_LIMIT, HISTORY_RANGE_MAX_DAYS, MAX_PAGE, MAX_PAGE_LIMIT } from './limits.js';
 import { zPage } from './pagination.js';
-import { ALERT_LEVELS, ALERT_RESOLVE_REASONS, ALERT_RULE_KINDS, ALERT_STATES } from './alert-values.js';
+import { ALERT_API, ALERT_LEVELS, ALERT_RESOLVE_REASONS, ALERT_RULE_KINDS, ALERT_STATES, alertPaths } from './alert-values.js';
 import { TANGRAM_ID_LENGTH } from './tangram-id.js';
 
 export { ALERT_RESOLVE_REASONS, ALERT_RULE_KINDS, ALERT_STATES };
@@ -56,22 +56,7 @@ export type TLiveAlertMessage = z.infer<typeof ZLiveAlertMessage>;
 
 // ---- `/frontstage-alert/v1` (spec §7; docs/decisions/alerts.md) ----
 
-/** The prefix of the alerts API (§7). */
-export const ALERT_API = '/frontstage-alert/v1';
-
-/** Paths of the alerts API, relative to the host. */
-export const alertPaths = {
-  alerts: `${ALERT_API}/alerts`,
-  acknowledge: (id: number) => `${ALERT_API}/alerts/${id}/acknowledge`,
-  resolve: (id: number) => `${ALERT_API}/alerts/${id}/resolve`,
-  download: `${ALERT_API}/alerts/download`,
-  vendors: `${ALERT_API}/vendors`,
-  products: `${ALERT_API}/products`,
-  projects: `${ALERT_API}/projects`,
-  statistics: `${ALERT_API}/statistics`,
-  statisticsDetail: `${ALERT_API}/statistics/detail`,
-  dashboard: `${ALERT_API}/dashboard/alerts`,
-} as const;
+export { ALERT_API, alertPaths };
 
 /**
  * Longest alert range (history list, CSV, statistics), in days: the long reading of §5 "History range at most 31 or

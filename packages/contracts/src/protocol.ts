@@ -5,7 +5,7 @@
  * Live to browsers: live/devices/{id}; alerts on live/accounts/{accountId}/alerts.
  */
 import { z } from 'zod';
-import { topics } from './topics.js';
+import { STATUS_LIVE_KEY, topics } from './topics.js';
 import { DEVICE_TS_MAX_AHEAD_MS, DEVICE_TS_MIN_MS, MAX_POINTS_PER_MESSAGE, MAX_TELEMETRY_VALUES } from './limits.js';
 import { STATUS_WORD_MAX } from './status-word.js';
 import { ZTelemetryKey } from './telemetry.js';
@@ -65,8 +65,7 @@ export const ZLiveMessage = z.object({
 });
 export type TLiveMessage = z.infer<typeof ZLiveMessage>;
 
-/** The reserved live key carrying a status word. */
-export const STATUS_LIVE_KEY = '$status';
+export { STATUS_LIVE_KEY };
 
 export { topics };
 

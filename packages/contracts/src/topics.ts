@@ -23,3 +23,6 @@ export const topics = {
   /** A platform telemetry's new latest values (ZLivePlatformTelemetry), for vendors of its tenant. */
   livePlatformTelemetry: (id: number) => `live/platform-telemetry/${id}`,
 } as const;
+
+/** The reserved live key carrying a status word. */
+export const STATUS_LIVE_KEY = '$status';
