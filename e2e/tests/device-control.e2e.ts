@@ -1,15 +1,16 @@
 /**
  * The device detail in Chromium: getDeviceInfo and a sensor read answered by the real simulator, the offline
- * and timeout messages, a user's app rules (add, edit, delete), the push switch kept across a reload, clean-data
+ * and timeout messages, a user's app rules (add, edit, delete; on a text key only its operators, the rule made there
+ * firing on a real device's value), the push switch kept across a reload, clean-data
  * with a wrong then the right password (only that device's data goes), and the device update failure dialog.
  */
-import { deviceControlPaths } from '@tessera/contracts';
+import { deviceClientId, deviceControlPaths, topics } from '@tessera/contracts';
 import { SIM_FIRMWARE_VERSION, startSimulator, type TSimulator } from '@tessera/device-sim';
 import { count, eq } from 'drizzle-orm';
 import mqtt from 'mqtt';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { telemetry } from '@tessera/server';
+import { alerts, deviceUserRules, telemetry } from '@tessera/server';
 import {
   authorise,
   buildDeviceProject,
@@ -21,7 +22,7 @@ import {
 } from '@tessera/server/testing';
 import type { TTestServer } from '@tessera/server/testing';
 import { launchBrowser, newPage, snap } from '../support/browser.js';
-import { login, publishAsDevice } from '../support/console.js';
+import { login, pickOption, publishAsDevice } from '../support/console.js';
 import { startE2eServer } from '../support/server.js';
 
 describe('device detail: remote control, app rules, push switch, clean-data, update failure (Chromium)', () => {
@@ -139,6 +140,63 @@ describe('device detail: remote control, app rules, push switch, clean-data, upd
     await page.getByText('沒有 App 規則').waitFor();
     await page.reload();
     await page.getByText('沒有 App 規則').waitFor();
+  });
+
+  it('an app rule on a text key offers only equals / contains / changed, and fires on the device’s value', async () => {
+    const page = userPage;
+    const [dev] = (
+      await buildDeviceProject(server.ctx.db, {
+        tenantId: vendor.tenantId,
+        count: 1,
+        sensors: [{ key: 'temperature' }, { key: 'state', valueType: 'string' }, { key: 'door', valueType: 'boolean' }],
+      })
+    ).devices;
+    await authorise(server.ctx.db, dev.id, user.accountId);
+    await page.goto(`/device/detail/${dev.tangramId}/app-rules`);
+    await page.getByTestId('app-rule-add').click();
+    /** The texts of the open select's options. */
+    const openOptions = async (testId: string) => {
+      await page.getByTestId(testId).click();
+      const options = page.locator('.ant-select-dropdown:visible .ant-select-item-option');
+      await options.first().waitFor();
+      const texts = await options.allTextContents();
+      await page.keyboard.press('Escape');
+      return texts;
+    };
+    await pickOption(page, 'app-rule-key', /^temperature$/);
+    expect(await openOptions('app-rule-op')).toEqual(['>', '≥', '<', '≤', '=', '≠']);
+    await pickOption(page, 'app-rule-key', /^door$/);
+    expect(await openOptions('app-rule-op')).toEqual(['等於', '變化']);
+    await pickOption(page, 'app-rule-key', /^state$/);
+    expect(await openOptions('app-rule-op')).toEqual(['等於', '包含', '變化']);
+    expect(await page.getByTestId('app-rule-threshold').count()).toBe(0);
+    expect(await page.getByTestId('app-rule-slot').count()).toBe(0);
+    await page.getByTestId('app-rule-name').fill('故障');
+    await page.getByTestId('app-rule-value').fill('fault');
+    await snap(page, 'device-app-rule-text-key');
+    await page.getByTestId('app-rule-save').click();
+    const row = page.getByTestId('app-rule-row-故障');
+    await row.waitFor();
+    expect(await row.textContent()).toContain('state 等於 "fault"');
+    const [rule] = await server.ctx.db.select().from(deviceUserRules).where(eq(deviceUserRules.deviceId, dev.id));
+    expect(rule).toMatchObject({ key: 'state', op: 'equals', value: 'fault', threshold: null });
+
+    const ts = Date.now() - 5_000;
+    const device = await mqtt.connectAsync(server.mqttUrl, {
+      username: dev.tangramId,
+      password: dev.secret,
+      clientId: deviceClientId(dev.tangramId, 'e2e-state'),
+      reconnectPeriod: 0,
+    });
+    const points = [
+      { key: 'state', ts, vs: ['idle'] },
+      { key: 'state', ts: ts + 1_000, vs: ['fault'] },
+    ];
+    await device.publishAsync(topics.telemetry(dev.tangramId), JSON.stringify(points), { qos: 1 });
+    await device.endAsync();
+    const opened = () =>
+      server.ctx.db.select({ message: alerts.message, state: alerts.state }).from(alerts).where(eq(alerts.deviceId, dev.id));
+    await expect.poll(opened, { timeout: 15_000 }).toEqual([{ message: 'state equals "fault"', state: 'open' }]);
   });
 
   it('the push switch is kept per account across a reload, and turns off', async () => {

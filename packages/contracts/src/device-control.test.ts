@@ -7,6 +7,8 @@ import {
   ZCleanDataRequest,
   ZFcmStatusUpdate,
   ZSensorCommandRequest,
+  type TUserRuleTest,
+  userRuleProblem,
   ZUserRuleInput,
   ZUserRuleUpdate,
 } from './device-control.js';
@@ -17,8 +19,8 @@ const ok = (input: unknown) => ZUserRuleInput.safeParse(input).success;
 const ID = '5400010100002A1A2B0000000000FF';
 
 describe('ZUserRuleInput (app rules)', () => {
-  it('fills the defaults: v1, remind, enabled, 300 s', () => {
-    expect(ZUserRuleInput.parse(rule)).toEqual({ ...rule, slot: 'v1', level: 'remind', enabled: true, cooldown_s: 300 });
+  it('fills the defaults: v1, no value, remind, enabled, 300 s', () => {
+    expect(ZUserRuleInput.parse(rule)).toEqual({ ...rule, slot: 'v1', value: null, level: 'remind', enabled: true, cooldown_s: 300 });
   });
 
   it(`name: 1 to ${NAME_MAX} characters after trimming`, () => {
@@ -55,10 +57,54 @@ describe('ZUserRuleInput (app rules)', () => {
     expect(ok({ ...rule, key: 'temp rature' })).toBe(false);
   });
 
+  it('a value test parses without a threshold (null by default); values are JSON values', () => {
+    const test = { name: 'Fault', key: 'state', op: 'equals', value: 'fault' };
+    expect(ZUserRuleInput.parse(test)).toMatchObject({ op: 'equals', value: 'fault', threshold: null });
+    expect(ZUserRuleInput.parse({ ...test, op: 'changed', value: null })).toMatchObject({ op: 'changed', value: null, threshold: null });
+    expect(ok({ ...test, op: 'contains', value: { mode: 'auto' } })).toBe(true);
+    expect(ok({ ...test, op: 'matches' })).toBe(false);
+  });
+
   it('an update takes any subset and has no defaults', () => {
     expect(ZUserRuleUpdate.parse({})).toEqual({});
     expect(ZUserRuleUpdate.parse({ enabled: false })).toEqual({ enabled: false });
     expect(ZUserRuleUpdate.safeParse({ name: 'x'.repeat(NAME_MAX + 1) }).success).toBe(false);
+  });
+});
+
+describe("userRuleProblem (the simple rules' check, decided alike by server and console)", () => {
+  const test = (over: Partial<TUserRuleTest>): TUserRuleTest => ({
+    key: 'state',
+    slot: 'v1',
+    op: 'equals',
+    threshold: null,
+    value: 'fault',
+    ...over,
+  });
+  it('a number key takes a comparison with a threshold, nothing else', () => {
+    expect(userRuleProblem('number', test({ key: 't', op: 'gt', threshold: 30, value: null }))).toBeNull();
+    expect(userRuleProblem('number', test({ key: 't', op: 'equals' }))?.field).toBe('op');
+    expect(userRuleProblem('number', test({ key: 't', op: 'gt', threshold: null, value: null }))?.field).toBe('threshold');
+  });
+  it('a string key: equals, contains and changed; a comparison refused naming the operators', () => {
+    expect(userRuleProblem('string', test({}))).toBeNull();
+    expect(userRuleProblem('string', test({ op: 'contains', value: 'err' }))).toBeNull();
+    expect(userRuleProblem('string', test({ op: 'changed', value: null }))).toBeNull();
+    expect(userRuleProblem('string', test({ op: 'gt', threshold: 3, value: null }))).toEqual({
+      field: 'op',
+      message: 'state holds string values: its operators are equals, contains, changed, not "gt"',
+    });
+    expect(userRuleProblem('string', test({ op: 'equals', value: 3 }))?.field).toBe('value');
+    expect(userRuleProblem('string', test({ op: 'contains', value: '' }))?.field).toBe('value');
+    expect(userRuleProblem('string', test({ op: 'changed', value: 'x' }))?.field).toBe('value');
+    expect(userRuleProblem('string', test({ threshold: 1 }))?.field).toBe('threshold');
+    expect(userRuleProblem('string', test({ slot: 'v2' }))?.field).toBe('slot');
+  });
+  it('a boolean key has no contains; a json key compares JSON', () => {
+    expect(userRuleProblem('boolean', test({ key: 'door', value: true }))).toBeNull();
+    expect(userRuleProblem('boolean', test({ key: 'door', value: 'true' }))?.field).toBe('value');
+    expect(userRuleProblem('boolean', test({ key: 'door', op: 'contains', value: true }))?.field).toBe('op');
+    expect(userRuleProblem('json', test({ key: 'cfg', op: 'contains', value: { mode: 'auto' } }))).toBeNull();
   });
 });
 

@@ -10,7 +10,9 @@ import { ZSensorAction } from './device-commands.js';
 import { ZTangramIdParam } from './devices.js';
 import { NAME_MAX } from './limits.js';
 import { zPage } from './pagination.js';
-import { ALERT_LEVELS, COMPARE_OPS, TELEMETRY_SLOTS } from './rules-program.js';
+import { ALERT_LEVELS, SIMPLE_RULE_OPS, TELEMETRY_SLOTS, ZRuleValue, type TRuleValue, type TTelemetrySlot } from './rules-program.js';
+import { simpleRuleProblem, type TRuleFieldProblem } from './rules-values.js';
+import type { TTelemetryValueType } from './telemetry-values.js';
 import { ZTelemetryKey } from './telemetry.js';
 
 const device = (tangramId: string) => `${API.frontstage}/devices/${tangramId}`;
@@ -83,8 +85,11 @@ export const ZDeviceCommandLogList = zPage(ZDeviceCommandLog);
 
 // ── App rules (userRules) ───────────────────────────────────────────────────────────────────────────────────
 
-/** Comparison of a user rule: value `op` threshold (the same operators as project rules). */
-export const USER_RULE_OPS = COMPARE_OPS;
+/**
+ * Operator of a user rule, the same as a simple rule's: a comparison (`gt` … `neq`, value `op` threshold) for a number
+ * key, a value test (`equals`, `contains`, `changed`) for a string, boolean or json key ({@link userRuleProblem}).
+ */
+export const USER_RULE_OPS = SIMPLE_RULE_OPS;
 export type TUserRuleOp = (typeof USER_RULE_OPS)[number];
 /** Which value of a point the rule reads (v1 for single-value keys; v2, v3 for e.g. vibration y, z). */
 export const USER_RULE_SLOTS = TELEMETRY_SLOTS;
@@ -103,15 +108,25 @@ const userRuleFields = {
   key: ZTelemetryKey,
   slot: z.enum(USER_RULE_SLOTS),
   op: z.enum(USER_RULE_OPS),
-  threshold: z.number().finite().min(-USER_RULE_THRESHOLD_MAX).max(USER_RULE_THRESHOLD_MAX),
+  /** The threshold of a comparison; null (or absent) for a value test. */
+  threshold: z.number().finite().min(-USER_RULE_THRESHOLD_MAX).max(USER_RULE_THRESHOLD_MAX).nullable(),
+  /** What `equals` / `contains` compare with, of the key's type; null (or absent) for a comparison and `changed`. */
+  value: ZRuleValue.nullable(),
   level: z.enum(USER_RULE_LEVELS),
   enabled: z.boolean(),
   cooldown_s: z.number().int().min(0).max(USER_RULE_COOLDOWN_MAX_S),
 };
 
-/** POST userRules: "notify me when `key`.`slot` `op` `threshold`". Defaults: v1, remind, enabled, 300 s. */
+/**
+ * POST userRules: "notify me when `key`.`slot` `op` `threshold`" — or, for a key whose values are not numbers, "when
+ * `key` equals / contains `value`, or changed". Defaults: v1, no threshold, no value, remind, enabled, 300 s. Whether
+ * the operator, threshold and value fit the key is the server's check ({@link userRuleProblem}: 400
+ * `RULE_OP_MISMATCH`).
+ */
 export const ZUserRuleInput = z.object({
   ...userRuleFields,
+  threshold: userRuleFields.threshold.default(null),
+  value: userRuleFields.value.default(null),
   slot: userRuleFields.slot.default('v1'),
   level: userRuleFields.level.default('remind'),
   enabled: userRuleFields.enabled.default(true),
@@ -136,6 +151,25 @@ export const ZUserRule = z.object({
 export type TUserRule = z.infer<typeof ZUserRule>;
 /** GET userRules: the caller's rules (a user) or every user's rules of the device (a vendor, read-only). */
 export const ZUserRuleList = zPage(ZUserRule);
+
+/** What {@link userRuleProblem} reads of an app rule. */
+export interface TUserRuleTest {
+  key: string;
+  slot: TTelemetrySlot;
+  op: TUserRuleOp;
+  threshold: number | null;
+  value: TRuleValue | null;
+}
+
+/**
+ * The first field of app rule `rule` that does not fit its key's value type `type`, or null when it fits — the simple
+ * rules' check (`simpleRuleProblem`, docs/decisions/rules.md "Keys that are not numbers") for a rule that is never
+ * held for a duration: a comparison with a threshold on a number key; equals / contains (with a value of the key's
+ * type) or changed (no value) on slot v1 of any other key, without a threshold. Pure.
+ */
+export function userRuleProblem(type: TTelemetryValueType, rule: TUserRuleTest): TRuleFieldProblem | null {
+  return simpleRuleProblem(type, { ...rule, duration_s: 0 });
+}
 
 /** `{tangramId}/userRules/{id}` path parameters. */
 export const ZUserRuleParams = ZTangramIdParam.extend({ id: ZIdText });

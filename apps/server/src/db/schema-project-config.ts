@@ -7,7 +7,6 @@ import { sql } from 'drizzle-orm';
 import { boolean, doublePrecision, index, integer, jsonb, pgTable, primaryKey, serial, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import {
   ALERT_LEVELS,
-  COMPARE_OPS,
   SIMPLE_RULE_OPS,
   TELEMETRY_SLOTS,
   type TBlocklyProperty,
@@ -140,8 +139,8 @@ export const deviceCommands = pgTable(
 
 /**
  * App rules (device detail tab app-rules, spec §7 `userRules`): a user's own "notify me when key.slot op threshold"
- * rules for one device, as a mobile app sets them. Evaluated by the rule engine of a later issue (shape in
- * docs/decisions/device-control.md).
+ * rules for one device, as a mobile app sets them — or, on a key whose values are not numbers, "when key equals /
+ * contains value, or changed". Evaluated by the rule engine (evaluation/app-rules.ts; docs/decisions/device-control.md).
  */
 export const deviceUserRules = pgTable(
   'device_user_rules',
@@ -159,8 +158,12 @@ export const deviceUserRules = pgTable(
     name: text('name').notNull(),
     key: text('key').notNull(),
     slot: text('slot', { enum: TELEMETRY_SLOTS }).notNull(),
-    op: text('op', { enum: COMPARE_OPS }).notNull(),
-    threshold: doublePrecision('threshold').notNull(),
+    /** A comparison for a number key, a value test for any other (docs/decisions/rules.md "Keys that are not numbers"). */
+    op: text('op', { enum: SIMPLE_RULE_OPS }).notNull(),
+    /** A comparison's threshold; null for a value test. */
+    threshold: doublePrecision('threshold'),
+    /** What `equals` / `contains` compare with; null for a comparison and `changed`. */
+    value: jsonb('value').$type<TRuleValue>(),
     level: text('level', { enum: ALERT_LEVELS }).notNull(),
     enabled: boolean('enabled').notNull(),
     cooldownS: integer('cooldown_s').notNull(),

@@ -1,20 +1,25 @@
 /**
  * App rules (device detail tab app-rules, spec §7 devices `userRules`; docs/decisions/device-control.md): a user's
- * own "notify me when key.slot op threshold" rules per device, at most USER_RULES_MAX per account and device.
- * Users list, add, edit and delete their own; a vendor lists every user's rules of its device, read-only.
+ * own "notify me when key.slot op threshold" rules per device — or, on a key whose values are not numbers, "when key
+ * equals / contains value, or changed" (userRuleProblem, docs/decisions/rules.md "Keys that are not numbers") — at
+ * most USER_RULES_MAX per account and device. Users list, add, edit and delete their own; a vendor lists every
+ * user's rules of its device, read-only.
  */
 import { and, asc, count, eq, sql } from 'drizzle-orm';
 import {
+  RuleErrorCode,
   type TListQuery,
   type TPage,
   type TUserRule,
+  type TUserRuleTest,
   type TUserRuleUpdate,
   USER_RULES_MAX,
   USER_RULE_SLOTS,
+  userRuleProblem,
   type ZUserRuleInput,
 } from '@tessera/contracts';
 import type { z } from 'zod';
-import { badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
+import { AppError, badRequest, conflict, forbidden, notFound } from '../../core/errors.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { pageOf } from '../../db/paging.js';
 import type { Db } from '../../db/client.js';
@@ -37,6 +42,7 @@ function presentRule(row: TRuleRow, email: string, tangramId: string): TUserRule
     slot: row.slot,
     op: row.op,
     threshold: row.threshold,
+    value: row.value,
     level: row.level,
     enabled: row.enabled,
     cooldown_s: row.cooldownS,
@@ -50,14 +56,35 @@ function assertRuleOwnerLevel(principal: TPrincipal): void {
   if (principal.level !== 'user') throw forbidden('app rules are set by the device’s users; vendors see them read-only');
 }
 
-/** @throws AppError 400 when `key` is not a sensor of the device's project or `slot` is past its value count. */
-async function assertKeyAndSlot(db: Db, device: TDeviceRow, key: string, slot: TRuleFields['slot']): Promise<void> {
+/**
+ * @throws AppError 400 when `key` is not a sensor of the device's project or `slot` is past its value count, and 400
+ *   RULE_OP_MISMATCH (the message starts with the field's name, `details` names it) when the operator, threshold or
+ *   value does not fit the key's value type.
+ */
+async function assertFitsSensor(db: Db, device: TDeviceRow, rule: TUserRuleTest): Promise<void> {
+  const { key, slot } = rule;
   const [sensor] = await db
-    .select({ valueCount: projectSensors.valueCount })
+    .select({ valueCount: projectSensors.valueCount, valueType: projectSensors.valueType })
     .from(projectSensors)
     .where(and(eq(projectSensors.projectId, device.projectId), eq(projectSensors.key, key)));
   if (!sensor) throw badRequest(`${key} is not a sensor of this device's project`);
   if (USER_RULE_SLOTS.indexOf(slot) >= sensor.valueCount) throw badRequest(`${key} has ${sensor.valueCount} value(s); ${slot} is not one`);
+  const problem = userRuleProblem(sensor.valueType, rule);
+  if (problem)
+    throw new AppError(400, RuleErrorCode.OpMismatch, `${problem.field}: ${problem.message}`, [
+      { path: problem.field, message: problem.message },
+    ]);
+}
+
+/** The fields of the rule after `input` is applied to `rule`, that must fit the key together. */
+function testFields(input: TUserRuleUpdate, rule: TRuleRow): TUserRuleTest {
+  return {
+    key: input.key ?? rule.key,
+    slot: input.slot ?? rule.slot,
+    op: input.op ?? rule.op,
+    threshold: input.threshold !== undefined ? input.threshold : rule.threshold,
+    value: input.value !== undefined ? input.value : rule.value,
+  };
 }
 
 /** A page of the device's rules: the caller's own (a user) or every user's (a vendor), oldest first. */
@@ -84,7 +111,8 @@ export async function listUserRules(db: Db, principal: TPrincipal, device: TDevi
 
 /**
  * Adds a rule of the calling user. The device row is locked while counting, so concurrent adds cannot pass
- * USER_RULES_MAX. @throws AppError 403 (vendor), 400 (key/slot), 409 (USER_RULES_MAX reached).
+ * USER_RULES_MAX. @throws AppError 403 (vendor), 400 (key/slot; RULE_OP_MISMATCH: op, threshold or value not fitting
+ * the key's value type), 409 (USER_RULES_MAX reached).
  */
 export async function createUserRule(
   db: Db,
@@ -94,7 +122,7 @@ export async function createUserRule(
   input: TRuleFields,
 ): Promise<TUserRule> {
   assertRuleOwnerLevel(principal);
-  await assertKeyAndSlot(db, device, input.key, input.slot);
+  await assertFitsSensor(db, device, input);
   const row = await db.transaction(async (tx) => {
     await tx.execute(sql`select 1 from ${devices} where ${devices.id} = ${device.id} for update`);
     const [{ n }] = await tx
@@ -120,9 +148,12 @@ export async function createUserRule(
 /** A rule's API fields → its columns, stamped now; a field the input leaves out stays undefined (not set). */
 function ruleColumns<T extends TUserRuleUpdate>(
   input: T,
-): Pick<T, 'name' | 'key' | 'slot' | 'op' | 'threshold' | 'level' | 'enabled'> & { cooldownS: T['cooldown_s']; updatedAt: number } {
-  const { name, key, slot, op, threshold, level, enabled, cooldown_s } = input;
-  return { name, key, slot, op, threshold, level, enabled, cooldownS: cooldown_s, updatedAt: Date.now() };
+): Pick<T, 'name' | 'key' | 'slot' | 'op' | 'threshold' | 'value' | 'level' | 'enabled'> & {
+  cooldownS: T['cooldown_s'];
+  updatedAt: number;
+} {
+  const { name, key, slot, op, threshold, value, level, enabled, cooldown_s } = input;
+  return { name, key, slot, op, threshold, value, level, enabled, cooldownS: cooldown_s, updatedAt: Date.now() };
 }
 
 /** The caller's rule `id` of the device. @throws AppError 404 when it is not the caller's (or not this device's). */
@@ -135,7 +166,10 @@ async function ownRule(db: Db, principal: TPrincipal, device: TDeviceRow, id: nu
   return row;
 }
 
-/** Changes any subset of a rule's fields. @throws AppError 403 (vendor), 404 (not the caller's), 400 (key/slot). */
+/**
+ * Changes any subset of a rule's fields; the key, slot, operator, threshold and value are checked as the rule would
+ * become. @throws AppError 403 (vendor), 404 (not the caller's), 400 as for a new rule.
+ */
 export async function updateUserRule(
   db: Db,
   changes: TRuleChanges,
@@ -146,9 +180,8 @@ export async function updateUserRule(
 ): Promise<TUserRule> {
   assertRuleOwnerLevel(principal);
   const current = await ownRule(db, principal, device, id);
-  if (input.key !== undefined || input.slot !== undefined) {
-    await assertKeyAndSlot(db, device, input.key ?? current.key, input.slot ?? current.slot);
-  }
+  const test = testFields(input, current);
+  if (Object.keys(test).some((f) => input[f as keyof TUserRuleUpdate] !== undefined)) await assertFitsSensor(db, device, test);
   const [row] = await db.update(deviceUserRules).set(ruleColumns(input)).where(eq(deviceUserRules.id, current.id)).returning();
   changes.projectChanged(device.projectId);
   return presentRule(row, principal.email, device.tangramId);

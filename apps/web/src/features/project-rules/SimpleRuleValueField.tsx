@@ -27,8 +27,19 @@ export function formFieldsOfValue(type: TNonNumericValueType, value: TRuleValue 
   return { value };
 }
 
-/** The value input for a key of `type` and operator `op`. */
-export function SimpleRuleValueField({ type, op }: { type: TNonNumericValueType; op: TValueTestOp }) {
+/**
+ * The value input for a key of `type` and operator `op` (also the app-rule form's); `testId` names the input for
+ * tests (default `simple-rule-value`).
+ */
+export function SimpleRuleValueField({
+  type,
+  op,
+  testId = 'simple-rule-value',
+}: {
+  type: TNonNumericValueType;
+  op: TValueTestOp;
+  testId?: string;
+}) {
   const { t } = useTranslation();
   if (op === 'changed') return null;
   const required: FormRule = { required: true, message: t('projectRules.simple.valueRequired') };
@@ -39,7 +50,7 @@ export function SimpleRuleValueField({ type, op }: { type: TNonNumericValueType;
       <Form.Item name="value" label={label} rules={[required]} tooltip={help}>
         <Select
           style={{ width: 120 }}
-          data-testid="simple-rule-value"
+          data-testid={testId}
           options={[
             { value: true, label: t('projectRules.simple.true') },
             { value: false, label: t('projectRules.simple.false') },
@@ -51,7 +62,7 @@ export function SimpleRuleValueField({ type, op }: { type: TNonNumericValueType;
   if (type === 'string') {
     return (
       <Form.Item name="value" label={label} rules={[required]} tooltip={help}>
-        <Input style={{ width: 240 }} data-testid="simple-rule-value" />
+        <Input style={{ width: 240 }} data-testid={testId} />
       </Form.Item>
     );
   }
@@ -69,7 +80,7 @@ export function SimpleRuleValueField({ type, op }: { type: TNonNumericValueType;
   };
   return (
     <Form.Item name="value_text" label={label} rules={[required, json]} tooltip={help}>
-      <Input.TextArea autoSize={{ minRows: 1, maxRows: 6 }} style={{ width: 320 }} data-testid="simple-rule-value" />
+      <Input.TextArea autoSize={{ minRows: 1, maxRows: 6 }} style={{ width: 320 }} data-testid={testId} />
     </Form.Item>
   );
 }

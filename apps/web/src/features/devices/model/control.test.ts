@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { COMMAND_OUTCOMES, ErrorCode, USER_RULE_LEVELS } from '@tessera/contracts';
+import { COMMAND_OUTCOMES, ErrorCode, USER_RULE_LEVELS, VALUE_TEST_OPS } from '@tessera/contracts';
 import { describe, expect, it } from 'vitest';
 import { flattenKeys } from '../../../i18n/resources';
 import { HttpError } from '../../../lib/http';
@@ -22,8 +22,17 @@ describe('device control display rules', () => {
   });
 
   it('writes a rule condition as key[.slot] op threshold', () => {
-    expect(conditionText({ key: 'temperature', slot: 'v1', op: 'gt', threshold: 30 }, 'en')).toBe('temperature > 30');
-    expect(conditionText({ key: 'vibration', slot: 'v3', op: 'gte', threshold: 1250.5 }, 'en')).toBe('vibration.v3 ≥ 1,250.5');
+    const t = (key: string) => `<${key}>`;
+    const rule = { key: 'temperature', slot: 'v1', op: 'gt', threshold: 30, value: null } as const;
+    expect(conditionText(rule, 'en', t)).toBe('temperature > 30');
+    expect(conditionText({ ...rule, key: 'vibration', slot: 'v3', op: 'gte', threshold: 1250.5 }, 'en', t)).toBe('vibration.v3 ≥ 1,250.5');
+    // A value test on a key that is not a number: the operator's words, the value as JSON.
+    expect(conditionText({ ...rule, key: 'state', op: 'equals', threshold: null, value: 'fault' }, 'en', t)).toBe(
+      'state <deviceControl.rules.ops.equals> "fault"',
+    );
+    expect(conditionText({ ...rule, key: 'door', op: 'changed', threshold: null, value: null }, 'en', t)).toBe(
+      'door <deviceControl.rules.ops.changed>',
+    );
   });
 });
 
@@ -32,6 +41,9 @@ describe('device control messages exist in both languages', () => {
     ...COMMAND_ERROR_KEYS,
     ...COMMAND_OUTCOMES.map((o) => `deviceControl.log.outcomes.${o}`),
     ...USER_RULE_LEVELS.map((l) => `deviceControl.rules.levels.${l}`),
+    ...VALUE_TEST_OPS.map((o) => `deviceControl.rules.ops.${o}`),
+    'deviceControl.rules.changedHelp',
+    'deviceControl.rules.thresholdRequired',
     'deviceControl.clean.passwordIncorrect',
     'deviceControl.edit.failedTitle',
   ];

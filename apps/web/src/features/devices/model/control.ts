@@ -1,5 +1,6 @@
 /** Display rules of the device control parts: which message a failed command shows, uptime and conditions as text. */
-import { ErrorCode, type TUserRuleOp } from '@tessera/contracts';
+import { type TCompareOp, ErrorCode, isValueTestOp, type TUserRule } from '@tessera/contracts';
+import type { TTranslate } from '../../../lib/zodRules';
 import { HttpError } from '../../../lib/http';
 
 /** i18n keys (under `deviceControl.remote.errors.`) of the command failures the page explains. */
@@ -32,10 +33,16 @@ export function splitUptime(seconds: number): { days: number; hms: string } {
 }
 
 /** The symbol of a rule comparison. */
-export const OP_SYMBOL: Record<TUserRuleOp, string> = { gt: '>', gte: '≥', lt: '<', lte: '≤', eq: '=', neq: '≠' };
+export const OP_SYMBOL: Record<TCompareOp, string> = { gt: '>', gte: '≥', lt: '<', lte: '≤', eq: '=', neq: '≠' };
 
-/** A rule's condition as one line, e.g. `vibration.v3 ≥ 1.25` (the slot is left out for v1). */
-export function conditionText(rule: { key: string; slot: string; op: TUserRuleOp; threshold: number }, locale: string): string {
-  const value = new Intl.NumberFormat(locale, { maximumFractionDigits: 6 }).format(rule.threshold);
+/**
+ * A rule's condition as one line: `vibration.v3 ≥ 1.25` for a comparison (the slot is left out for v1, the number in
+ * the locale's format), `state equals "fault"` / `door changed` for a value test (the operator translated, the value
+ * as JSON).
+ */
+export function conditionText(rule: Pick<TUserRule, 'key' | 'slot' | 'op' | 'threshold' | 'value'>, locale: string, t: TTranslate): string {
+  if (isValueTestOp(rule.op))
+    return `${rule.key} ${t(`deviceControl.rules.ops.${rule.op}`)}${rule.value === null ? '' : ` ${JSON.stringify(rule.value)}`}`;
+  const value = new Intl.NumberFormat(locale, { maximumFractionDigits: 6 }).format(rule.threshold ?? Number.NaN);
   return `${rule.key}${rule.slot === 'v1' ? '' : `.${rule.slot}`} ${OP_SYMBOL[rule.op]} ${value}`;
 }

@@ -78,7 +78,7 @@ export default function AppRulesPage() {
           {
             title: t('deviceControl.rules.condition'),
             key: 'condition',
-            render: (_, r) => <Typography.Text code>{conditionText(r, i18n.language)}</Typography.Text>,
+            render: (_, r) => <Typography.Text code>{conditionText(r, i18n.language, t)}</Typography.Text>,
           },
           {
             title: t('deviceControl.rules.level'),
