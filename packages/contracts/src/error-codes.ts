@@ -57,6 +57,11 @@ export const ErrorCode = {
   AuthzAlreadyGranted: 'AUTHZ_ALREADY_GRANTED',
   /** A second pending request for the same target, or an answer to a request no longer in the state it needs. */
   AuthzState: 'AUTHZ_STATE',
+  /**
+   * 403: a device's ThingsBoard claim (`POST /api/v1/{token}/claim`) — Tessera gives a user a device only through an
+   * authorisation request its owner allows (docs/decisions/device-apis.md "Claiming"); not worth retrying.
+   */
+  DeviceClaimRefused: 'DEVICE_CLAIM_REFUSED',
   /** 403: the tenant's plan does not include this (a kind of role) or its limit is reached (`GET authz/package-policy`). */
   PlanLimit: 'PLAN_LIMIT',
   /** 503: the database is down, late or restarting; the request may succeed if sent again later. */

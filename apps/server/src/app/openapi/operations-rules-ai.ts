@@ -1,6 +1,7 @@
 /**
  * Summaries of the rule-engine (`/rule-engine/v1`), dashboard, platform-telemetry, client-authorisation, AI and device
- * (`/device/v1`) operations (spec §7), with the error statuses each answers beyond the derived ones (document.ts).
+ * (`/device/v1`, and ThingsBoard's `/api/v1` claim) operations (spec §7), with the error statuses each answers beyond
+ * the derived ones (document.ts).
  */
 import { AiModelErrorCode, AssistantErrorCode, ErrorCode, ModelDeploymentErrorCode, PlatformRuleErrorCode } from '@tessera/contracts';
 import type { TOperationDoc } from './operation-doc.js';
@@ -134,6 +135,13 @@ export const RULES_AND_AI_OPERATIONS: Record<string, TOperationDoc> = {
   'DELETE /frontstage-ai/v1/model-rollouts/{id}': { summary: 'Cancel a model rollout' },
   'GET /frontstage-ai/v1/model-rollouts/{id}/devices': { summary: "A rollout's devices and where each is" },
   'POST /frontstage-ai/v1/model-rollouts/{id}/retry': { summary: "Retry a rollout's failed devices" },
+  'POST /api/v1/{token}/claim': {
+    summary: 'A device claim (ThingsBoard): refused, Tessera has no claiming',
+    description:
+      'Answered 403 DEVICE_CLAIM_REFUSED and counted on the device as claim_refused: a user gets a device through an ' +
+      'authorisation request its owner allows (docs/decisions/device-apis.md "Claiming").',
+    errors: { 401: [ErrorCode.WrongCredentials], 403: [ErrorCode.DeviceClaimRefused] },
+  },
   'POST /device/v1/token': {
     summary: 'Device: a bearer token from its Tangram ID and secret (HTTP Basic)',
     errors: { 401: ['DEVICE_CREDENTIALS_INVALID'] },

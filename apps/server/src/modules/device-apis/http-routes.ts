@@ -3,7 +3,9 @@
  * with the same payloads as `v1/devices/me/telemetry`; client attributes (`POST …/attributes`) and the attribute
  * request (`GET …/attributes?clientKeys=&sharedKeys=`); shared attribute changes by long poll
  * (`GET …/attributes/updates?timeout=`, 408 when none came); RPC by long poll (`GET …/rpc?timeout=`, 408 when none came)
- * and its answer (`POST …/rpc/{id}`); the device's own RPC (`POST …/rpc`, answered `{"error":"unsupported"}`).
+ * and its answer (`POST …/rpc/{id}`); the device's own RPC (`POST …/rpc`, answered `{"error":"unsupported"}`); a
+ * claim (`POST …/claim`), refused with 403 DEVICE_CLAIM_REFUSED and counted as `claim_refused` (docs/decisions/
+ * device-apis.md "Claiming").
  * Telemetry: 200 (empty) only once the points are committed; 401 for a
  * token no device has; 400 for a message ingest refuses (malformed, a key the project lacks, a value that is not a
  * number, over 1000 values, a timestamp outside the window — counted like an MQTT refusal); 413 over
@@ -22,6 +24,8 @@ import type { TApp } from '../../core/app-type.js';
 import type { TAppContext } from '../../core/context.js';
 import type { TTokenDevice } from '../../core/context.js';
 import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.js';
+import { ThrottledLog } from '../../core/throttled-log.js';
+import { CLAIM_REASON, refuseClaim } from '../ingest/claim-refusal.js';
 import { IngestClosedError } from '../ingest/commit.js';
 import { attributeRequestAnswer, RPC_UNSUPPORTED_ANSWER, storeClientAttributes } from '../ingest/thingsboard-uplink.js';
 
@@ -150,6 +154,16 @@ export async function deviceHttpRoutes(app: TApp, ctx: TAppContext): Promise<voi
     async (req, reply) => {
       await deviceOf(req.params.token);
       return reply.status(200).type('application/json').send(RPC_UNSUPPORTED_ANSWER);
+    },
+  );
+  const claimLog = new ThrottledLog(ctx.log);
+  app.post(
+    '/api/v1/:token/claim',
+    { schema: { tags, params: ZTokenParam, summary: 'A device claim (ThingsBoard): refused, Tessera has no claiming' }, config },
+    async (req) => {
+      const device = await deviceOf(req.params.token);
+      await refuseClaim(ctx.db, claimLog, device, 'POST /api/v1/{token}/claim');
+      throw new AppError(403, ErrorCode.DeviceClaimRefused, CLAIM_REASON);
     },
   );
 }

@@ -2,8 +2,9 @@
  * ThingsBoard's device claiming, refused (docs/decisions/device-apis.md "Claiming"): a claim on `v1/devices/me/claim`
  * or `v1/gateway/claim` is acknowledged (PUBACK) and dropped, counted on the device as `claim_refused`, changes no
  * owner or authorisation, and leaves the connection open: the telemetry sent after it is stored. Real MQTT.js clients.
+ * Over HTTP, `POST /api/v1/{token}/claim` answers 403 DEVICE_CLAIM_REFUSED, counted the same; an unknown token 401.
  */
-import { GATEWAY_TOPICS, paths, type TDeviceCredentials, type TDeviceDetail } from '@tessera/contracts';
+import { ErrorCode, GATEWAY_TOPICS, paths, type TDeviceCredentials, type TDeviceDetail, type TErrorBody } from '@tessera/contracts';
 import { eq, sql } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,5 +75,40 @@ describe(`ThingsBoard device claiming is refused (${TEST_DB_KIND})`, () => {
     await c.publishAsync(GATEWAY_TOPICS.telemetry, JSON.stringify({ Child: [{ temperature: 19 }] }), { qos: 1 });
     expect(c.connected).toBe(true);
     expect(await telemetryCount(server.ctx.db, child.id, 'temperature')).toBe(1);
+  });
+
+  it('POST /api/v1/{token}/claim: 403 DEVICE_CLAIM_REFUSED, counted on the device, nothing granted; an unknown token 401', async () => {
+    const [httpDev] = (await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId, count: 1 })).devices;
+    const token = await issueToken(httpDev);
+    const before = await ownership();
+    const claim = (t: string, contentType = 'application/json') =>
+      fetch(`${server.httpUrl}/api/v1/${t}/claim`, {
+        method: 'POST',
+        headers: { 'content-type': contentType },
+        body: JSON.stringify({ secretKey: 'abc', durationMs: 60_000 }),
+      });
+    const res = await claim(token);
+    expect(res.status).toBe(403);
+    const body = (await res.json()) as TErrorBody;
+    expect(body.code).toBe(ErrorCode.DeviceClaimRefused);
+    expect(body.message).toMatch(/claiming is not supported/);
+    // An empty body and curl's form type are refused alike: the claim is not read at all.
+    const bare = await fetch(`${server.httpUrl}/api/v1/${token}/claim`, { method: 'POST' });
+    expect(bare.status).toBe(403);
+    expect((await claim(token, 'application/x-www-form-urlencoded')).status).toBe(403);
+    expect(await refused(httpDev)).toBe(3);
+    expect(await ownership()).toBe(before);
+
+    const unknown = await claim('no-device-has-this-token');
+    expect(unknown.status).toBe(401);
+    expect(((await unknown.json()) as TErrorBody).code).toBe(ErrorCode.WrongCredentials);
+
+    const doc = (
+      await server.api<{ paths: Record<string, Record<string, { summary?: string; responses: object }>> }>('GET', '/openapi.json')
+    ).body;
+    const op = doc.paths['/api/v1/{token}/claim']?.post;
+    expect(op?.summary).toMatch(/claim/i);
+    expect(Object.keys(op?.responses ?? {})).toEqual(expect.arrayContaining(['401', '403']));
+    expect(op?.responses).toHaveProperty('403.content.application/json.examples.DEVICE_CLAIM_REFUSED');
   });
 });
