@@ -67,7 +67,7 @@ async function main(): Promise<void> {
     // The same answer by hand over the raw table: the API's bucket size and bucket-aligned bounds.
     const b = answer!.bucket_ms;
     const handSql = `select (ts / $1::bigint) * $1::bigint as b, avg(v1) as v from telemetry
-      where device_id = $2 and key = $3 and ts between $4 and $5 group by 1 order by 1`;
+      where device_id = $2 and key_id = (select id from telemetry_keys where key = $3) and ts between $4 and $5 group by 1 order by 1`;
     const args = [b, device.id, KEY, Math.floor(START / b) * b, Math.floor(END / b) * b + b - 1];
     let hand: { b: number; v: number }[] = [];
     const rawMs = await time(RUNS, async () => {

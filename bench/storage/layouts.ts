@@ -2,9 +2,11 @@
  * The storage layouts the bench compares, each filled from the staging table (signals.ts) and read back for one
  * (device, key, range) as rows `{ ts, svc_recv_ts, v1, v2, v3 }` in ts order (the raw-rows API's shape).
  *
- * - `today`: today's `telemetry` table — the columns and primary key of db/schema-telemetry.ts before partitions.
- * - `hot`: compact hot rows — a small key id instead of the text, the receive time as a 4-byte lag after `ts`,
- *   columns ordered so nothing is padded, partitioned by UTC day.
+ * - `today`: the hot rows before key ids — the columns and primary key of db/schema-telemetry.ts's `telemetry` before
+ *   migration 0032 (key as text), unpartitioned.
+ * - `hot`: the hot rows of db/schema-telemetry.ts's `telemetry` since migration 0032 — a smallint key id instead of the
+ *   text, columns ordered so nothing is padded (ts, svc_recv_ts, v1..v3, device_id, key_id), primary key (device_id,
+ *   key_id, ts), partitioned by UTC day.
  * - `cold chunks`: one row per (device, key, UTC day): the count, `ts` as int4 steps ({@link TTsEncoding}), the
  *   receive lags (`svc_recv_ts − ts`, int4), and the values as float8 arrays as they are, each array a column
  *   compressed by TOAST with `lz4` or `pglz`.
@@ -40,7 +42,7 @@ export interface TLayout {
 }
 
 const today: TLayout = {
-  name: "today's layout",
+  name: "today's layout: text keys (telemetry before 0032)",
   relation: 'today_telemetry',
   async create(pool) {
     await pool.query(`create table today_telemetry (device_id integer not null, key text not null, ts bigint not null,
@@ -64,11 +66,11 @@ const today: TLayout = {
 };
 
 const hot: TLayout = {
-  name: 'compact hot rows (day partitions)',
+  name: 'compact hot rows: key ids (telemetry since 0032)',
   relation: 'hot_telemetry',
   async create(pool) {
-    await pool.query(`create table hot_telemetry (ts bigint not null, v1 double precision, v2 double precision,
-      v3 double precision, device_id integer not null, recv_lag integer not null, key_id smallint not null,
+    await pool.query(`create table hot_telemetry (ts bigint not null, svc_recv_ts bigint not null, v1 double precision,
+      v2 double precision, v3 double precision, device_id integer not null, key_id smallint not null,
       constraint hot_telemetry_pk primary key (device_id, key_id, ts)) partition by range (ts)`);
   },
   async loadDay(pool, dayStart) {
@@ -76,14 +78,14 @@ const hot: TLayout = {
       `create table hot_telemetry_${dayStart} partition of hot_telemetry for values from (${dayStart}) to (${dayStart + DAY_MS})`,
     );
     await pool.query(
-      `insert into hot_telemetry select ts, v1, null, null, device_id, (svc_recv_ts - ts)::int, key_id from staging
+      `insert into hot_telemetry select ts, svc_recv_ts, v1, null, null, device_id, key_id from staging
        where ts >= $1 and ts < $2 order by ts, device_id, key_id`,
       [dayStart, dayStart + DAY_MS],
     );
   },
   read(deviceId, key, from, to) {
     return {
-      text: `select ts, ts + recv_lag as svc_recv_ts, v1, v2, v3 from hot_telemetry
+      text: `select ts, svc_recv_ts, v1, v2, v3 from hot_telemetry
        where device_id = $1 and key_id = $2 and ts between $3 and $4 order by ts`,
       values: [deviceId, key.id, from, to],
     };

@@ -110,6 +110,12 @@ async function main(): Promise<void> {
     console.log(
       `storage: ${(best.bytes / points).toFixed(2)} bytes/point compressed, ${(base.bytes / points).toFixed(2)} bytes/point in today's layout`,
     );
+    const hot = measured.find((m) => m.layout.relation === 'hot_telemetry');
+    if (hot) {
+      console.log(
+        `hot: ${(hot.bytes / points).toFixed(2)} bytes/point with key ids, ${(base.bytes / points).toFixed(2)} bytes/point with text keys (same run)`,
+      );
+    }
     console.log(`where the bytes of "${best.layout.name}" go, per key (bytes/point of the compressed arrays alone):`);
     for (const k of await columnBytes(pool, best.layout.relation)) {
       const n = points / KEYS.length;

@@ -59,15 +59,16 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     const ids = project.devices.map((d) => d.id);
     const compared = project.devices.slice(0, 5);
+    await pool.query(`insert into telemetry_keys (key) values ('temperature'), ('current') on conflict (key) do nothing`);
     await pool.query(
-      `insert into telemetry (device_id, key, ts, svc_recv_ts, v1)
-       select d, 'temperature', $2::bigint - i * 10000, $2::bigint - i * 10000, 22 + sin(i / 360.0) * 4 + d % 3
+      `insert into telemetry (device_id, key_id, ts, svc_recv_ts, v1)
+       select d, (select id from telemetry_keys where key = 'temperature'), $2::bigint - i * 10000, $2::bigint - i * 10000, 22 + sin(i / 360.0) * 4 + d % 3
        from unnest($1::int[]) d, generate_series(0::bigint, 8639) i`,
       [ids, NOW],
     );
     await pool.query(
-      `insert into telemetry (device_id, key, ts, svc_recv_ts, v1)
-       select d, 'current', $2::bigint - i * ${MINUTE}, $2::bigint - i * ${MINUTE}, 1.5 + sin(i / 10.0) * 0.5 + (d % 5) / 10.0
+      `insert into telemetry (device_id, key_id, ts, svc_recv_ts, v1)
+       select d, (select id from telemetry_keys where key = 'current'), $2::bigint - i * ${MINUTE}, $2::bigint - i * ${MINUTE}, 1.5 + sin(i / 10.0) * 0.5 + (d % 5) / 10.0
        from unnest($1::int[]) d, generate_series(0::bigint, 90 * 1440 - 1) i`,
       [compared.map((d) => d.id), NOW],
     );
@@ -76,12 +77,13 @@ async function main(): Promise<void> {
         `insert into telemetry_rollup (device_id, key, bucket_ms, bucket_ts, count, v1_min, v1_max, v1_sum, first_ts, first_v1, last_ts, last_v1)
          select device_id, key, ${ms}, (ts / ${ms}) * ${ms}, count(*), min(v1), max(v1), sum(v1)::numeric, min(ts),
            (array_agg(v1 order by ts))[1], max(ts), (array_agg(v1 order by ts desc))[1]
-         from telemetry group by 1, 2, 4`,
+         from telemetry join telemetry_keys k on k.id = key_id group by 1, 2, 4`,
       );
     }
     await pool.query(
       `insert into telemetry_latest (device_id, key, ts, svc_recv_ts, v1)
-       select distinct on (device_id, key) device_id, key, ts, svc_recv_ts, v1 from telemetry order by device_id, key, ts desc`,
+       select distinct on (device_id, key) device_id, key, ts, svc_recv_ts, v1 from telemetry join telemetry_keys k on k.id = key_id
+       order by device_id, key, ts desc`,
     );
     await pool.query('vacuum analyze');
     // The loaded rows written out now, not by a checkpoint during the first figure.

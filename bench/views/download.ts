@@ -31,10 +31,11 @@ async function main(): Promise<void> {
   const pool = database.pool!;
   try {
     const t0 = performance.now();
+    await pool.query(`insert into telemetry_keys (key) values ('current') on conflict (key) do nothing`);
     for (const d of project.devices) {
       await pool.query(
-        `insert into telemetry (device_id, key, ts, svc_recv_ts, v1, v2)
-         select $1, 'current', $2::bigint - i * ${PERIOD_MS}, $2::bigint - i * ${PERIOD_MS} + 40, 20 + sin(i / 3600.0) * 5, i % 7
+        `insert into telemetry (device_id, key_id, ts, svc_recv_ts, v1, v2)
+         select $1, (select id from telemetry_keys where key = 'current'), $2::bigint - i * ${PERIOD_MS}, $2::bigint - i * ${PERIOD_MS} + 40, 20 + sin(i / 3600.0) * 5, i % 7
          from generate_series(0, $3 - 1) as i`,
         [d.id, END, POINTS],
       );
@@ -51,8 +52,9 @@ async function main(): Promise<void> {
     try {
       const ids = project.devices.map((d) => d.id).join(',');
       const stream = client.query(
-        copyTo(`copy (select d.tangram_id, t.key, t.ts, t.svc_recv_ts, t.v1, t.v2, t.v3 from telemetry t join devices d on d.id = t.device_id
-          where t.device_id in (${ids}) and t.key = 'current' and t.ts between ${start} and ${END} order by t.device_id, t.key, t.ts) to stdout (format csv)`),
+        copyTo(`copy (select d.tangram_id, k.key, t.ts, t.svc_recv_ts, t.v1, t.v2, t.v3 from telemetry t join devices d on d.id = t.device_id
+          join telemetry_keys k on k.id = t.key_id
+          where t.device_id in (${ids}) and k.key = 'current' and t.ts between ${start} and ${END} order by t.device_id, t.key_id, t.ts) to stdout (format csv)`),
       );
       const counter = new Writable({
         write(chunk: Buffer, _encoding, cb) {
