@@ -15,6 +15,9 @@
  * Reconnects itself with exponential backoff ({@link RECONNECT_MIN_MS} doubling to {@link RECONNECT_MAX_MS}) and
  * subscribes again on every connection (Mosquitto 2.0 restores a persisted session without routing to its shared
  * subscriptions; bench/scale/engines/consume-mqtt.ts).
+ *
+ * The one ack-after-commit consumer of an external MQTT broker: device ingest in MQTT_URL mode (external-broker.ts)
+ * and the ChirpStack MQTT integration (lorawan/mqtt-subscriptions.ts) both run on it.
  */
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
@@ -55,6 +58,13 @@ export interface TAckingConsumerOptions {
 /** A running consumer. */
 export interface TAckingConsumer {
   isConnected(): boolean;
+  /**
+   * Resolves once the first connection's subscription was acknowledged (SUBACK), so what devices publish from then on
+   * is routed to this consumer's session.
+   * @throws Error with the last connection error when that did not happen within `timeoutMs` (the consumer keeps
+   *   trying; the caller decides whether to close it).
+   */
+  ready(timeoutMs: number): Promise<void>;
   /** Messages taken and not acknowledged yet (their handler has not resolved, or an earlier one has not). */
   unacknowledged(): number;
   /** Unsubscribes (the broker routes the shared subscriptions to other members from now on). */
@@ -93,6 +103,8 @@ export function startAckingConsumer(opts: TAckingConsumerOptions): TAckingConsum
   /** Messages of this connection that settled without being stored: the session must outlive a stop for them. */
   let notStored = 0;
   const settledWaiters: (() => void)[] = [];
+  let subscribed = false;
+  const readyWaiters: (() => void)[] = [];
 
   const client: MqttClient = mqtt.connect(opts.url, {
     ...opts.connectOptions,
@@ -149,7 +161,13 @@ export function startAckingConsumer(opts: TAckingConsumerOptions): TAckingConsum
   const subscribe = () => {
     if (!accepting) return;
     client.subscribe(opts.filters, { qos: 1 }, (err) => {
-      if (err) log.warn({ err: err.message, filters: opts.filters }, 'mqtt consumer: subscribe failed');
+      if (err) {
+        lastError = err.message;
+        log.warn({ err: err.message, filters: opts.filters }, 'mqtt consumer: subscribe failed');
+        return;
+      }
+      subscribed = true;
+      for (const resolve of readyWaiters.splice(0)) resolve();
     });
   };
   client.on('connect', () => {
@@ -179,6 +197,16 @@ export function startAckingConsumer(opts: TAckingConsumerOptions): TAckingConsum
 
   return {
     isConnected: () => client.connected,
+    ready(timeoutMs) {
+      if (subscribed) return Promise.resolve();
+      return new Promise<void>((resolve, reject) => {
+        const timer = setTimeout(() => reject(new Error(`mqtt consumer: not subscribed within ${timeoutMs} ms: ${lastError}`)), timeoutMs);
+        readyWaiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    },
     unacknowledged: () => held.length,
     async stopAccepting() {
       accepting = false;

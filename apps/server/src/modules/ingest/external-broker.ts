@@ -6,12 +6,15 @@
  *   connection speaking MQTT 3.1.1 (RabbitMQ 3.10's MQTT plugin has no MQTT 5); or
  * - from a plain MQTT broker (Mosquitto/EMQX) as MQTT 5 clients: ingest connections share
  *   `$share/tessera/devices/+/telemetry|status` with QoS 1, keep a session (clean false, session expiry) under a
- *   stable client id per replica, and acknowledge a message only after its batch commits (MQTT.js
- *   `customHandleAcks`). The broker acknowledges devices on receipt, so this mode can lose what the broker drops.
+ *   stable client id per replica, and acknowledge a message only after its batch commits — acking-consumer.ts, the
+ *   consumer the ChirpStack MQTT integration runs on too: many messages in flight per connection, each PUBACK after
+ *   its commit in PUBLISH order, none for a message not stored (the broker sends it again after a reconnection).
+ *   The broker acknowledges devices on receipt, so this mode can lose what the broker drops.
  */
 import { LIVE_ACCESS_FILTER } from '@tessera/contracts';
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt from 'mqtt';
 import type { Logger } from 'pino';
+import { startAckingConsumer, type TAckingConsumer } from './acking-consumer.js';
 import { classifyDeviceTopic } from './acl.js';
 import type { TDeviceReports } from './device-reports.js';
 import type { DeviceDirectory } from './directory.js';
@@ -27,10 +30,13 @@ export function ingestFilters(shareGroup: string): string[] {
   ];
 }
 /**
- * Ingest connections per replica. MQTT.js handles one incoming packet at a time and a QoS 1 message is held
- * until its batch commits, so parallel connections are what lets one batch hold several messages.
+ * Ingest connections (sessions) per replica. Each holds many messages until their batch commits, but the broker
+ * bounds what it sends one session unacknowledged (Mosquitto's `max_inflight_messages`, 20 by default), so several
+ * sessions let a batch hold more messages.
  */
 export const INGEST_CONNECTIONS = 4;
+/** How long start-up waits for the ingest connections to subscribe, in milliseconds. */
+export const INGEST_READY_TIMEOUT_MS = 10_000;
 /** How long the broker keeps a crashed replica's session (and its unacknowledged messages), in seconds. */
 export const SESSION_EXPIRY_S = 600;
 
@@ -95,41 +101,39 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
   });
   await control.subscribeAsync(['live/devices/+', 'live/accounts/+/alerts', LIVE_ACCESS_FILTER, 'live/platform-telemetry/+'], { qos: 0 });
 
-  const ingesters: MqttClient[] = [];
   const queue: TQueueIngest | null = deps.amqpUrl
     ? await consumeIngestQueue({ url: deps.amqpUrl, ingest: (topic, message) => ingest(topic, message, 'queue'), log })
     : null;
+  const ingesters: TAckingConsumer[] = [];
   for (let i = 0; i < (queue ? 0 : INGEST_CONNECTIONS); i += 1) {
-    const client = await mqtt.connectAsync(deps.url, {
-      protocolVersion: 5,
-      clientId: `${deps.clientIdBase}-in${i}`,
-      clean: false,
-      properties: { sessionExpiryInterval: SESSION_EXPIRY_S },
-      reconnectPeriod: 1000,
-      customHandleAcks: (topic, message, _packet, done) => {
-        ingest(topic, message, 'external_mqtt').then(
-          () => done(0),
-          (err: Error) => {
-            log.warn({ err, topic }, 'ingest: message not stored, not acknowledged');
-            done(err);
-          },
-        );
-      },
-    });
-    // QoS 0 publishes never reach customHandleAcks: store them best effort.
-    client.on('message', (topic, message, packet) => {
-      if (packet.qos === 0) ingest(topic, message, 'external_mqtt').catch(() => undefined);
-    });
-    client.on('error', (err) => log.warn({ err }, 'external broker connection error'));
-    await client.subscribeAsync(ingestFilters(deps.shareGroup), { qos: 1 });
-    ingesters.push(client);
+    ingesters.push(
+      startAckingConsumer({
+        url: deps.url,
+        clientId: `${deps.clientIdBase}-in${i}`,
+        filters: ingestFilters(deps.shareGroup),
+        sessionExpiryS: SESSION_EXPIRY_S,
+        handle: (topic, message) => ingest(topic, message, 'external_mqtt'),
+        log,
+        onEvent: (event) => {
+          if (event.kind === 'disconnected') log.warn({ connection: i, error: event.error }, 'external broker: ingest connection lost');
+        },
+      }),
+    );
+  }
+  try {
+    await Promise.all(ingesters.map((c) => c.ready(INGEST_READY_TIMEOUT_MS)));
+  } catch (err) {
+    await Promise.all(ingesters.map((c) => c.close(0)));
+    await control.endAsync(true);
+    await queue?.close();
+    throw err;
   }
 
   return {
     async publish(topic, payload, opts = {}) {
       await control.publishAsync(topic, payload, { qos: opts.qos ?? 0, retain: opts.retain ?? false });
     },
-    isUp: () => control.connected && ingesters.every((c) => c.connected) && (queue?.isUp() ?? true),
+    isUp: () => control.connected && ingesters.every((c) => c.isConnected()) && (queue?.isUp() ?? true),
     async subscribe(topic, onMessage) {
       handlers.set(topic, onMessage);
       await control.subscribeAsync(topic, { qos: 1 });
@@ -140,12 +144,13 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
     },
     async stopAccepting() {
       await queue?.stopAccepting();
-      await Promise.all(ingesters.map((c) => c.unsubscribeAsync(ingestFilters(deps.shareGroup)).catch(() => undefined)));
+      await Promise.all(ingesters.map((c) => c.stopAccepting()));
     },
     async close() {
-      // A graceful stop ends the sessions (expiry 0) so the broker stops queueing for this replica.
+      // A graceful stop (after the pipeline drained) ends the sessions (expiry 0) so the broker stops queueing for this
+      // replica — unless a message was not stored: that session is kept, and this client id receives it again.
       await queue?.close();
-      await Promise.all(ingesters.map((c) => c.endAsync(false, { properties: { sessionExpiryInterval: 0 } })));
+      await Promise.all(ingesters.map((c) => c.close()));
       await control.endAsync();
     },
   };
