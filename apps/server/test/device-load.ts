@@ -89,7 +89,9 @@ export async function startDeviceLoad(opts: {
       for (const [deviceId, tss] of ackedTs) {
         const stored = new Set(
           rowsOf<{ ts: number | string }>(
-            await db.execute(sql`select ts from telemetry join telemetry_keys k on k.id = key_id where device_id = ${deviceId} and k.key = ${LOAD_KEY}`),
+            await db.execute(
+              sql`select ts from telemetry join telemetry_keys k on k.id = key_id where device_id = ${deviceId} and k.key = ${LOAD_KEY}`,
+            ),
           ).map((r) => Number(r.ts)),
         );
         lost += tss.filter((ts) => !stored.has(ts)).length;

@@ -43,7 +43,9 @@ describe(`ThingsBoard MQTT device API (${TEST_DB_KIND})`, () => {
   const closedBy = (c: MqttClient) => new Promise<void>((resolve) => c.once('close', () => resolve()));
   const storedTs = async (deviceId: number, key: string): Promise<number[]> =>
     rowsOf<{ ts: number | string }>(
-      await server.ctx.db.execute(sql`select ts from telemetry join telemetry_keys k on k.id = key_id where device_id = ${deviceId} and k.key = ${key} order by ts`),
+      await server.ctx.db.execute(
+        sql`select ts from telemetry join telemetry_keys k on k.id = key_id where device_id = ${deviceId} and k.key = ${key} order by ts`,
+      ),
     ).map((r) => Number(r.ts));
 
   beforeAll(async () => {

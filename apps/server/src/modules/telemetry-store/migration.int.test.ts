@@ -65,7 +65,9 @@ describe(`moving raw telemetry stored with text keys to key ids (${TEST_DB_KIND}
     // compression: every place the earlier layout kept raw points
     for (const day of [today - DAY_MS, today]) {
       const name = sql.identifier(`telemetry_${new Date(day).toISOString().slice(0, 10).replaceAll('-', '')}`);
-      await database.db.execute(sql`create table ${name} partition of telemetry for values from (${sql.raw(String(day))}) to (${sql.raw(String(day + DAY_MS))})`);
+      await database.db.execute(
+        sql`create table ${name} partition of telemetry for values from (${sql.raw(String(day))}) to (${sql.raw(String(day + DAY_MS))})`,
+      );
     }
     const pendingDay = start - DAY_MS;
     const pending = sql.identifier(`telemetry_${new Date(pendingDay).toISOString().slice(0, 10).replaceAll('-', '')}`);
@@ -74,7 +76,9 @@ describe(`moving raw telemetry stored with text keys to key ids (${TEST_DB_KIND}
     const rows = (from: number, n: number, step: number) => sql`select ${DEVICE}, 'k' || (i % 3), ${from}::bigint + i * ${step}::bigint,
       ${from}::bigint + i * ${step}::bigint + 80, i * 0.25, case when i % 2 = 0 then -i end, null from generate_series(0, ${n - 1}) as i`;
     await database.db.execute(sql`insert into telemetry (device_id, key, ts, svc_recv_ts, v1, v2, v3) ${rows(start, 4000, 60_000)}`);
-    await database.db.execute(sql`insert into telemetry_cold_pending (device_id, key, ts, svc_recv_ts, v1, v2, v3) ${rows(pendingDay, 500, 90_000)}`);
+    await database.db.execute(
+      sql`insert into telemetry_cold_pending (device_id, key, ts, svc_recv_ts, v1, v2, v3) ${rows(pendingDay, 500, 90_000)}`,
+    );
     const read = (key: string) =>
       q<{ ts: number }>(sql`select * from telemetry_points(${DEVICE}, ${key}, ${pendingDay}, ${today + DAY_MS}) order by ts`);
     const before = await Promise.all(['k0', 'k1', 'k2'].map(read));
@@ -92,9 +96,20 @@ describe(`moving raw telemetry stored with text keys to key ids (${TEST_DB_KIND}
 
     // a point of the old rows resent after the migration, and a new one: the resend is read once
     const old = before[1][before[1].length - 1] as unknown as { ts: number; svc_recv_ts: number; v1: number; v2: number | null };
-    const resend = { deviceId: DEVICE, key: 'k1', ts: Number(old.ts), svcRecvTs: Number(old.svc_recv_ts), v1: old.v1, v2: old.v2, v3: null };
+    const resend = {
+      deviceId: DEVICE,
+      key: 'k1',
+      ts: Number(old.ts),
+      svcRecvTs: Number(old.svc_recv_ts),
+      v1: old.v1,
+      v2: old.v2,
+      v3: null,
+    };
     const fresh = { ...resend, ts: Number(old.ts) + 1, key: 'k9' };
-    expect(await writeIngestBatch(database.db, { telemetry: [resend, fresh], status: [], rejected: [] })).toEqual({ inserted: 2, duplicates: 0 });
+    expect(await writeIngestBatch(database.db, { telemetry: [resend, fresh], status: [], rejected: [] })).toEqual({
+      inserted: 2,
+      duplicates: 0,
+    });
     expect(await read('k1')).toEqual(before[1]);
     expect(await read('k9')).toHaveLength(1);
 
@@ -103,9 +118,9 @@ describe(`moving raw telemetry stored with text keys to key ids (${TEST_DB_KIND}
     expect(run.skipped).toBe(false);
     expect((await listPartitions(database.db, 'telemetry_text_keys')).map((p) => p.name)).toEqual(['telemetry_text_keys_default']);
     expect(await listPartitions(database.db, 'telemetry_text_keys_pending')).toEqual([]);
-    expect(await q(sql`select ((select count(*) from telemetry_text_keys) + (select count(*) from telemetry_text_keys_pending))::int as n`)).toEqual([
-      { n: 0 },
-    ]);
+    expect(
+      await q(sql`select ((select count(*) from telemetry_text_keys) + (select count(*) from telemetry_text_keys_pending))::int as n`),
+    ).toEqual([{ n: 0 }]);
     expect(await Promise.all(['k0', 'k1', 'k2'].map(read))).toEqual(before);
     expect(await read('k9')).toHaveLength(1);
   });

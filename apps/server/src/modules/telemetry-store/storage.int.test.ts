@@ -50,12 +50,30 @@ describe(`telemetry storage: partitions and compression (${TEST_DB_KIND})`, () =
     const early = Date.UTC(2026, 5, 1, 12); // no partition yet
     const r = await write([{ deviceId: devices[0], key: 'early', ts: early, svcRecvTs: early + 5, v1: 1, v2: null, v3: null }]);
     expect(r.inserted).toBe(1);
-    expect((await q<{ n: number }>(sql`select count(*)::int as n from telemetry_default where key_id = (select id from telemetry_keys where key = 'early')`))[0].n).toBe(1);
+    expect(
+      (
+        await q<{ n: number }>(
+          sql`select count(*)::int as n from telemetry_default where key_id = (select id from telemetry_keys where key = 'early')`,
+        )
+      )[0].n,
+    ).toBe(1);
 
     const created = await ensureHotPartitions(database.db, Date.UTC(2026, 4, 30), Date.UTC(2026, 4, 29), 1);
     expect(created).toContain(Date.UTC(2026, 5, 1));
-    expect((await q<{ n: number }>(sql`select count(*)::int as n from telemetry_default where key_id = (select id from telemetry_keys where key = 'early')`))[0].n).toBe(0);
-    expect((await q<{ n: number }>(sql`select count(*)::int as n from telemetry_20260601 where key_id = (select id from telemetry_keys where key = 'early')`))[0].n).toBe(1);
+    expect(
+      (
+        await q<{ n: number }>(
+          sql`select count(*)::int as n from telemetry_default where key_id = (select id from telemetry_keys where key = 'early')`,
+        )
+      )[0].n,
+    ).toBe(0);
+    expect(
+      (
+        await q<{ n: number }>(
+          sql`select count(*)::int as n from telemetry_20260601 where key_id = (select id from telemetry_keys where key = 'early')`,
+        )
+      )[0].n,
+    ).toBe(1);
     expect(await points(devices[0], 'early', early, early)).toEqual([{ ts: early, svc_recv_ts: early + 5, v1: 1, v2: null, v3: null }]);
     // the same point resent is absorbed by the new partition's primary key
     expect(
@@ -95,7 +113,9 @@ describe(`telemetry storage: partitions and compression (${TEST_DB_KIND})`, () =
           const rollupsBefore = await Promise.all(devices.map((d) => rollups(d, key)));
 
           await compressColdDays(database.db, FIRST_HOT);
-          const cold = await q<{ n: number }>(sql`select count(*)::int as n from telemetry join telemetry_keys k on k.id = key_id where k.key = ${key} and ts < ${FIRST_HOT}`);
+          const cold = await q<{ n: number }>(
+            sql`select count(*)::int as n from telemetry join telemetry_keys k on k.id = key_id where k.key = ${key} and ts < ${FIRST_HOT}`,
+          );
           expect(cold[0].n).toBe(0);
           const after = await Promise.all(series.flatMap((s) => s.ranges.map(([a, b]) => points(s.d, key, a, b))));
           expect(after).toEqual(before);
@@ -154,7 +174,9 @@ describe(`telemetry storage: partitions and compression (${TEST_DB_KIND})`, () =
       sql`select sum(count)::int as n from telemetry_rollup where device_id = ${devices[0]} and key = 'race' and bucket_ms = 3600000`,
     );
     expect(counted[0].n).toBe(written[0].n);
-    expect(await q(sql`select count(*)::int as n from telemetry_default where key_id = (select id from telemetry_keys where key = 'race')`)).toEqual([{ n: 0 }]);
+    expect(
+      await q(sql`select count(*)::int as n from telemetry_default where key_id = (select id from telemetry_keys where key = 'race')`),
+    ).toEqual([{ n: 0 }]);
   }, 120_000);
 
   it('runs the job from the clock: partitions ahead, nothing left pending', async () => {

@@ -29,12 +29,16 @@ describe(`telemetry key ids (${TEST_DB_KIND})`, () => {
   let devices: number[];
   const q = async <T>(query: ReturnType<typeof sql>) => rowsOf<T>(await database.db.execute(query));
   const points = (deviceId: number, key: string) =>
-    q<{ ts: number; v1: number }>(sql`select ts, v1 from telemetry_points(${deviceId}, ${key}, ${T0 - 3_600_000}, ${T0 + 3_600_000}) order by ts`);
+    q<{ ts: number; v1: number }>(
+      sql`select ts, v1 from telemetry_points(${deviceId}, ${key}, ${T0 - 3_600_000}, ${T0 + 3_600_000}) order by ts`,
+    );
   const keysNamed = (prefix: string) =>
     q<{ id: number; key: string }>(sql`select id, key from telemetry_keys where key like ${`${prefix}%`} order by key`);
   /** A new handle on the database: a writer with nothing cached, as a replica that just started. */
   const freshHandle = (): Db =>
-    (database.pglite ? drizzlePglite(database.pglite, { schema }) : drizzlePg(database.pool as NonNullable<Database['pool']>, { schema })) as unknown as Db;
+    (database.pglite
+      ? drizzlePglite(database.pglite, { schema })
+      : drizzlePg(database.pool as NonNullable<Database['pool']>, { schema })) as unknown as Db;
   const lastId = async () => Number((await q<{ last_value: number }>(sql`select last_value from telemetry_keys_id_seq`))[0].last_value);
 
   beforeAll(async () => {

@@ -20,10 +20,7 @@ const [SUM1, SUM2, SUM3] = ['v1', 'v2', 'v3'].map((v) => exactSum(sql.raw(v)));
 const BUCKET_SIZES = sql.raw(ROLLUP_BUCKETS_MS.map((ms) => `(${ms}::bigint)`).join(', '));
 
 /** The parameters of {@link TELEMETRY_CTES}, by placeholder name. */
-export type TTelemetryParams = Record<
-  't_device' | 't_key_id' | 't_ts' | 't_recv' | 't_v1' | 't_v2' | 't_v3' | 'k_id' | 'k_key',
-  string
->;
+export type TTelemetryParams = Record<'t_device' | 't_key_id' | 't_ts' | 't_recv' | 't_v1' | 't_v2' | 't_v3' | 'k_id' | 'k_key', string>;
 
 /**
  * The values of {@link TELEMETRY_CTES}' placeholders for `rows` (sorted by (device, key id, ts), no repeats — see

@@ -48,7 +48,9 @@ describe(`writeIngestBatch (${TEST_DB_KIND})`, () => {
       telemetry: [pt(dev, 'resend', T0 + 1000, 2), pt(dev, 'resend', T0 + 1000, 2), pt(dev, 'resend', T0 + 2000, 3)],
     });
     expect(again).toEqual({ inserted: 1, duplicates: 2 });
-    const raw = await q<{ n: number }>(sql`select count(*)::int as n from telemetry join telemetry_keys k on k.id = key_id where device_id = ${dev} and k.key = 'resend'`);
+    const raw = await q<{ n: number }>(
+      sql`select count(*)::int as n from telemetry join telemetry_keys k on k.id = key_id where device_id = ${dev} and k.key = 'resend'`,
+    );
     expect(raw[0].n).toBe(3);
     const [m] = await rollup(60_000, 'resend');
     expect(Number(m.count)).toBe(3);
