@@ -3,7 +3,19 @@
  * console's device twin (live status) decodes it without loading classic zod. status-word.ts re-exports it.
  */
 import { STATUS_WORD_BITS } from './limits.js';
-import type { TStatusGroup } from './status-word.js';
+
+/**
+ * What decoding reads of a status group: status-word.ts `TStatusGroup` (checked by `ZStatusGroup`) has this shape.
+ * Written out here so that this module imports nothing of status-word.ts, which re-exports it.
+ */
+export interface TStatusGroupSlice {
+  name: string;
+  /** The slice's first bit, counted from the right (0-based). */
+  index: number;
+  /** The slice's width in bits. */
+  bytesLength: number;
+  values: readonly { value: number; label: string }[];
+}
 
 /** The largest status word, 2^40 − 1 (exact in a JS number). */
 export const STATUS_WORD_MAX = 2 ** STATUS_WORD_BITS - 1;
@@ -44,7 +56,7 @@ export function readStatusSlice(word: number, index: number, length: number): nu
  * Decodes a status word by a project's status groups.
  * @throws RangeError when `word` is not an integer in 0..2^40−1.
  */
-export function decodeStatusWord(word: number, groups: readonly TStatusGroup[]): TDecodedStatus[] {
+export function decodeStatusWord(word: number, groups: readonly TStatusGroupSlice[]): TDecodedStatus[] {
   return groups.map((g) => {
     const raw = readStatusSlice(word, g.index, g.bytesLength);
     return {
