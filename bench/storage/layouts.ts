@@ -4,7 +4,7 @@
  *
  * - `today`: the hot rows before key ids — the columns and primary key of db/schema-telemetry.ts's `telemetry` before
  *   migration 0032 (key as text), unpartitioned.
- * - `hot`: the hot rows of db/schema-telemetry.ts's `telemetry` since migration 0032 — a smallint key id instead of the
+ * - `hot`: the hot rows of db/schema-telemetry.ts's `telemetry` since migration 0032 — an integer key id instead of the
  *   text, columns ordered so nothing is padded (ts, svc_recv_ts, v1..v3, device_id, key_id), primary key (device_id,
  *   key_id, ts), partitioned by UTC day.
  * - `cold chunks`: one row per (device, key, UTC day): the count, `ts` as int4 steps ({@link TTsEncoding}), the
@@ -70,7 +70,7 @@ const hot: TLayout = {
   relation: 'hot_telemetry',
   async create(pool) {
     await pool.query(`create table hot_telemetry (ts bigint not null, svc_recv_ts bigint not null, v1 double precision,
-      v2 double precision, v3 double precision, device_id integer not null, key_id smallint not null,
+      v2 double precision, v3 double precision, device_id integer not null, key_id integer not null,
       constraint hot_telemetry_pk primary key (device_id, key_id, ts)) partition by range (ts)`);
   },
   async loadDay(pool, dayStart) {
@@ -116,7 +116,7 @@ function cold(method: 'lz4' | 'pglz', encoding: TTsEncoding): TLayout {
     relation: table,
     async create(pool) {
       await pool.query(`create table ${table} (day_start bigint not null, ts_first bigint not null, ts_step float8 not null,
-        device_id integer not null, n integer not null, key_id smallint not null,
+        device_id integer not null, n integer not null, key_id integer not null,
         ts_steps integer[] ${c} not null, recv_lags integer[] ${c} not null,
         v1 double precision[] ${c}, v2 double precision[] ${c}, v3 double precision[] ${c},
         constraint ${table}_pk primary key (device_id, key_id, day_start))`);

@@ -26,14 +26,14 @@ export const DAY_MS = 86_400_000;
 export const FIRST_DAY = Date.UTC(2026, 0, 1);
 
 /**
- * Creates and fills `staging(device_id int, key_id int2, key text, ts bigint, svc_recv_ts bigint, v1 float8)`
+ * Creates and fills `staging(device_id int, key_id int, key text, ts bigint, svc_recv_ts bigint, v1 float8)`
  * with `devices × 4 × days × 86,400` rows in time order (the order ingest writes them), one day per statement.
  * The values are deterministic (setseed) so two runs store the same data.
  */
 export async function fillStaging(pool: pg.Pool, devices: number, days: number): Promise<void> {
-  await pool.query(`create unlogged table staging (device_id int not null, key_id int2 not null, key text not null,
+  await pool.query(`create unlogged table staging (device_id int not null, key_id int not null, key text not null,
     ts bigint not null, svc_recv_ts bigint not null, v1 float8)`);
-  const keyValues = KEYS.map((k) => `(${k.id}::int2, '${k.name}')`).join(', ');
+  const keyValues = KEYS.map((k) => `(${k.id}::int, '${k.name}')`).join(', ');
   for (let day = 0; day < days; day += 1) {
     const client = await pool.connect();
     try {

@@ -14,6 +14,7 @@ import { openEmptyTestDatabase, TEST_DB_KIND } from '../../test/helpers.js';
 import { rowsOf, type Database } from './client.js';
 import { MIGRATIONS_FOLDER, runMigrations } from './migrate.js';
 import * as schema from './schema.js';
+import { TEXT_KEY_LAYOUT_TABLES } from '../modules/telemetry-store/partitions.js';
 
 const SERVER_DIR = fileURLToPath(new URL('../..', import.meta.url));
 const tableNames = (Object.values(schema) as unknown[])
@@ -37,7 +38,8 @@ describe(`migrations (${TEST_DB_KIND})`, () => {
       await database.db.execute(sql`select table_name from information_schema.tables where table_schema = 'public'
         and table_name not in (select relname from pg_class where relispartition) order by 1`),
     );
-    expect(rows.map((r) => r.table_name)).toEqual(tableNames);
+    // The earlier telemetry layout's tables stay, outside schema.ts, until the storage job has emptied them.
+    expect(rows.map((r) => r.table_name)).toEqual([...tableNames, ...TEXT_KEY_LAYOUT_TABLES].sort());
     const applied = rowsOf<{ n: number }>(await database.db.execute(sql`select count(*)::int as n from drizzle.__drizzle_migrations`));
     expect(applied[0].n).toBe(readdirSync(MIGRATIONS_FOLDER).filter((f) => f.endsWith('.sql')).length);
   });

@@ -4,7 +4,7 @@
  * Part of the one Drizzle schema (schema.ts re-exports every schema file); times are epoch ms in `bigint` columns.
  */
 import type { TTelemetryValue } from '@tessera/contracts';
-import { bigint, doublePrecision, integer, jsonb, numeric, pgTable, primaryKey, smallint, text } from 'drizzle-orm/pg-core';
+import { bigint, doublePrecision, integer, jsonb, numeric, pgTable, primaryKey, text } from 'drizzle-orm/pg-core';
 import { epochMs } from './columns.js';
 
 /**
@@ -21,17 +21,18 @@ function rawPointColumns() {
     v3: doublePrecision('v3'),
     deviceId: integer('device_id').notNull(),
     /** {@link telemetryKeys}' id of the point's key. */
-    keyId: smallint('key_id').notNull(),
+    keyId: integer('key_id').notNull(),
   };
 }
 
 /**
- * The telemetry keys raw hot rows name by a 2-byte id instead of their text: one row per key ever stored, never
+ * The telemetry keys raw hot rows name by an integer id instead of their text: one row per key ever stored, never
  * removed (hot rows refer to it; no foreign key, which would cost ingest a probe per point). The ingest writer adds a
- * key on first sight (telemetry/key-ids.ts); at most 32,767 distinct keys (smallint).
+ * key on first sight (telemetry/key-ids.ts). An integer rather than a smallint: a hot row and its index entry round up
+ * to 8 bytes either way, and a platform's distinct keys are not bounded by 32,767.
  */
 export const telemetryKeys = pgTable('telemetry_keys', {
-  id: smallint('id').primaryKey().generatedByDefaultAsIdentity(),
+  id: integer('id').primaryKey().generatedByDefaultAsIdentity(),
   key: text('key').notNull().unique(),
 });
 

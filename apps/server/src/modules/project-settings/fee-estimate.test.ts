@@ -13,16 +13,16 @@ describe('estimateFee', () => {
   it('prices 2 sensors at 1 s and 10 s on 5 devices over a 30-day month (hand-computed)', () => {
     // 30 d = 2 592 000 s → 2 592 000 + 259 200 = 2 851 200 messages per device; × 5 = 14 256 000.
     // 14.256 M × NT$10 = 142.56; 14.256 M × NT$6 = 85.536 → 85.54.
-    // Kept for ever = a year: per device 86 400 and 8 640 points a day × (365 × 5 + 141) bytes = 186 848 640, and
-    // 2 × (1 440 × 365 + 24 × 365) rollup rows × 200 = 213 744 000; × 5 devices = 2.0029632 GB × NT$3 = 6.01.
-    // Total 228.096 + 6.0088896 → 234.10.
+    // Kept for ever = a year: per device 86 400 and 8 640 points a day × (365 × 5 + 92) bytes = 182 191 680, and
+    // 2 × (1 440 × 365 + 24 × 365) rollup rows × 200 = 213 744 000; × 5 devices = 1.9796784 GB × NT$3 = 5.94.
+    // Total 228.096 + 5.9390352 → 234.04.
     const fee = estimateFee([sensor('temperature', 1_000), sensor('humidity', 10_000)], 5, PRICING);
     expect(fee.month_days).toBe(30);
     expect(fee.sensors.map((s) => s.messages_per_device)).toEqual([2_592_000, 259_200]);
     expect(fee.messages_per_month).toBe(14_256_000);
     expect(fee.points_per_month).toBe(14_256_000);
-    expect(fee.storage).toMatchObject({ horizon_days: 365, bytes_kept: 2_002_963_200 });
-    expect(fee.cost).toEqual({ messages: 142.56, points: 85.54, storage: 6.01, total: 234.1 });
+    expect(fee.storage).toMatchObject({ horizon_days: 365, bytes_kept: 1_979_678_400 });
+    expect(fee.cost).toEqual({ messages: 142.56, points: 85.54, storage: 5.94, total: 234.04 });
   });
 
   it('counts nothing for a sensor with period 0 or disabled', () => {
@@ -53,8 +53,8 @@ describe('estimateFee', () => {
   });
 
   it('prices the disk the retention keeps: 7 days raw, 30 days of 1-min and a year of 1-h rollups', () => {
-    // per device: 86 400 × (7 × 5 + 141) + 8 640 × (7 × 5 + 141) = 16 727 040 bytes of raw points;
-    // 2 × (1 440 × 30 + 24 × 365) rows × 200 = 20 784 000; × 5 devices = 0.18755520 GB × NT$3 = 0.56.
+    // per device: 86 400 × (7 × 5 + 92) + 8 640 × (7 × 5 + 92) = 12 070 080 bytes of raw points;
+    // 2 × (1 440 × 30 + 24 × 365) rows × 200 = 20 784 000; × 5 devices = 0.16427040 GB × NT$3 = 0.49.
     const retention = { raw_days: 7, rollup_1m_days: 30, rollup_1h_days: 365 };
     const fee = estimateFee([sensor('temperature', 1_000), sensor('humidity', 10_000)], 5, PRICING, retention);
     expect(fee.storage).toEqual({
@@ -62,8 +62,8 @@ describe('estimateFee', () => {
       horizon_days: 365,
       raw_points_kept: 5 * 7 * (86_400 + 8_640),
       rollup_rows_kept: 5 * 2 * (1_440 * 30 + 24 * 365),
-      bytes_kept: 187_555_200,
+      bytes_kept: 164_270_400,
     });
-    expect(fee.cost).toEqual({ messages: 142.56, points: 85.54, storage: 0.56, total: 228.66 });
+    expect(fee.cost).toEqual({ messages: 142.56, points: 85.54, storage: 0.49, total: 228.59 });
   });
 });

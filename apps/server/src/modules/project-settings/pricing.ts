@@ -27,9 +27,9 @@ export const PRICING: Readonly<TPricing> = {
 
 /**
  * What a stored point and a rollup row cost on disk (docs/decisions/telemetry-storage.md "What was measured"):
- * a compressed raw point 4.8 bytes (rounded up), a hot one 141 for the hot window (a day), a rollup row about 200
+ * a compressed raw point 4.8 bytes (rounded up), a hot one 92 (compact rows, migration 0032) for the hot window (a day), a rollup row about 200
  * bytes with its index. "Kept for ever" is priced at what is on disk after {@link STORAGE_HORIZON_DAYS} (still
  * growing).
  */
-export const STORAGE_BYTES = { compressedPoint: 5, hotPoint: 141, hotDays: 1, rollupRow: 200 } as const;
+export const STORAGE_BYTES = { compressedPoint: 5, hotPoint: 92, hotDays: 1, rollupRow: 200 } as const;
 export const STORAGE_HORIZON_DAYS = 365;

@@ -143,7 +143,7 @@ describe(`project settings (${TEST_DB_KIND})`, () => {
     expect((await fee()).messages_per_month).toBe(0);
     for (const serial of ['A1', 'A2', 'A3', 'A4', 'A5']) await registerVia(server, vendor.token, project.id, serial);
     const five = await fee();
-    expect(five).toMatchObject({ devices: 5, messages_per_month: 14_256_000, cost: { total: 234.1 } });
+    expect(five).toMatchObject({ devices: 5, messages_per_month: 14_256_000, cost: { total: 234.04 } });
     await db
       .update(projectSensors)
       .set({ enabled: false })

@@ -17,8 +17,14 @@ export interface TPartition {
   isDefault: boolean;
 }
 
+/**
+ * The tables of the layout before migration 0032 (the key as text): no longer in schema.ts, kept readable by
+ * `telemetry_points()` until the storage job has compressed their days and dropped their partitions.
+ */
+export const TEXT_KEY_LAYOUT_TABLES = ['telemetry_text_keys', 'telemetry_text_keys_pending'] as const;
+
 /** The parents whose partitions the storage job manages (the last two: the earlier layout's, migration 0032). */
-export type TPartitionParent = 'telemetry' | 'telemetry_cold_pending' | 'telemetry_text_keys' | 'telemetry_text_keys_pending';
+export type TPartitionParent = 'telemetry' | 'telemetry_cold_pending' | (typeof TEXT_KEY_LAYOUT_TABLES)[number];
 
 const BOUND = /FROM \((MINVALUE|'?(-?\d+)'?)\) TO \((MAXVALUE|'?(-?\d+)'?)\)/;
 

@@ -9,8 +9,10 @@ import type { TStorageUsage } from '@tessera/contracts';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client.js';
 
-/** Bytes per hot point when the catalog has no estimate yet (today's layout, measured: 140.6). */
-export const HOT_POINT_BYTES_FALLBACK = 141;
+/** Bytes per hot point when the catalog has no estimate yet (compact rows, measured: 91.9). */
+export const HOT_POINT_BYTES_FALLBACK = 92;
+/** Bytes per non-numeric value row (`telemetry_values`: text key, jsonb value) when the catalog has no estimate yet. */
+export const VALUE_POINT_BYTES_FALLBACK = 141;
 /** Bytes per rollup row (heap and primary key) when the catalog has no estimate yet. */
 export const ROLLUP_ROW_BYTES_FALLBACK = 200;
 /** Compressed days the growth per day is averaged over. */
@@ -150,7 +152,7 @@ export async function projectStorageUsage(db: Db, projectId: number): Promise<TS
       where d.project_id = ${projectId}`),
   );
   const valuePoints = num(v.points);
-  const valueBytes = valuePoints * (values.rows > 0 ? values.bytes / values.rows : HOT_POINT_BYTES_FALLBACK);
+  const valueBytes = valuePoints * (values.rows > 0 ? values.bytes / values.rows : VALUE_POINT_BYTES_FALLBACK);
   const hotPointBytes = hot.points > 0 ? hot.bytes / hot.points : HOT_POINT_BYTES_FALLBACK;
   const hotPoints = num(h.points);
   const rollupRows = num(cold.rollup_rows) + num(h.minutes) + num(h.hours);

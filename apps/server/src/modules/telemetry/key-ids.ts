@@ -23,9 +23,9 @@ async function readIds(db: Db, keys: readonly string[], cache: Map<string, numbe
 /**
  * The `telemetry_keys` id of every key of `keys`, adding the keys never stored before. Only keys this process has
  * not resolved yet cost a query: one select, and for keys still missing one insert and one select more (the insert
- * skips keys another writer added meanwhile, and a key the table already holds is never inserted, so no id of the
- * 32,767 is spent on it).
- * @throws the database error when the table cannot take a new key (PostgreSQL `2200H` once 32,767 keys exist).
+ * skips keys another writer added meanwhile, and a key the table already holds is never inserted, so no id is spent
+ * on it).
+ * @throws the database error of the select or insert.
  */
 export async function keyIdsOf(db: Db, keys: Iterable<string>): Promise<Map<string, number>> {
   let cache = known.get(db);

@@ -79,13 +79,13 @@ const p = (name: keyof TTelemetryParams): SQL => sql`${sql.placeholder(name)}::t
 export const TELEMETRY_CTES: SQL = sql`new_rows as (
       insert into telemetry (ts, svc_recv_ts, v1, v2, v3, device_id, key_id)
       select u.ts, u.recv, u.v1, u.v2, u.v3, u.device_id, u.key_id
-      from unnest(${p('t_device')}::int[], ${p('t_key_id')}::int2[], ${p('t_ts')}::bigint[], ${p('t_recv')}::bigint[],
+      from unnest(${p('t_device')}::int[], ${p('t_key_id')}::int[], ${p('t_ts')}::bigint[], ${p('t_recv')}::bigint[],
         ${p('t_v1')}::float8[], ${p('t_v2')}::float8[], ${p('t_v3')}::float8[]) as u(device_id, key_id, ts, recv, v1, v2, v3)
       on conflict (device_id, key_id, ts) do nothing
       returning device_id, key_id, ts, svc_recv_ts, v1, v2, v3
     ), ins as (
       select n.device_id, k.key, n.ts, n.svc_recv_ts, n.v1, n.v2, n.v3
-      from new_rows n join unnest(${p('k_id')}::int2[], ${p('k_key')}::text[]) as k(id, key) on k.id = n.key_id
+      from new_rows n join unnest(${p('k_id')}::int[], ${p('k_key')}::text[]) as k(id, key) on k.id = n.key_id
     ), rolled as (
       insert into telemetry_rollup (device_id, key, bucket_ms, bucket_ts, count, v1_min, v1_max, v1_sum, v2_min, v2_max,
         v2_sum, v3_min, v3_max, v3_sum, first_ts, first_v1, last_ts, last_v1)
