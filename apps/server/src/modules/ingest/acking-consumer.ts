@@ -26,7 +26,7 @@ import type { Logger } from 'pino';
 export const RECEIVE_MAXIMUM = 1000;
 /** The first reconnection delay after a connection is lost or refused, in milliseconds. */
 export const RECONNECT_MIN_MS = 1000;
-/** The longest reconnection delay, in milliseconds. */
+/** The longest reconnection delay by default, in milliseconds (a third party's broker: be gentle). */
 export const RECONNECT_MAX_MS = 60_000;
 
 /** What the consumer reports of its connection. */
@@ -53,6 +53,8 @@ export interface TAckingConsumerOptions {
   onEvent?(event: TConsumerEvent): void;
   /** MQTT.js options added to the connection's (e.g. TLS). */
   connectOptions?: Partial<IClientOptions>;
+  /** The longest reconnection delay in milliseconds (default {@link RECONNECT_MAX_MS}). */
+  reconnectMaxMs?: number;
 }
 
 /** A running consumer. */
@@ -188,7 +190,7 @@ export function startAckingConsumer(opts: TAckingConsumerOptions): TAckingConsum
     lastError = 'connection closed';
     if (reconnectTimer) return;
     const wait = delayMs * (0.8 + Math.random() * 0.4);
-    delayMs = Math.min(RECONNECT_MAX_MS, delayMs * 2);
+    delayMs = Math.min(opts.reconnectMaxMs ?? RECONNECT_MAX_MS, delayMs * 2);
     reconnectTimer = setTimeout(() => {
       reconnectTimer = null;
       if (!closing) client.reconnect();

@@ -37,6 +37,8 @@ export function ingestFilters(shareGroup: string): string[] {
 export const INGEST_CONNECTIONS = 4;
 /** How long start-up waits for the ingest connections to subscribe, in milliseconds. */
 export const INGEST_READY_TIMEOUT_MS = 10_000;
+/** The longest wait between reconnections of an ingest connection to the external broker, in milliseconds. */
+export const INGEST_RECONNECT_MAX_MS = 5_000;
 /** How long the broker keeps a crashed replica's session (and its unacknowledged messages), in seconds. */
 export const SESSION_EXPIRY_S = 600;
 
@@ -112,6 +114,8 @@ export async function connectExternalBroker(deps: TExternalDeps): Promise<TExter
         clientId: `${deps.clientIdBase}-in${i}`,
         filters: ingestFilters(deps.shareGroup),
         sessionExpiryS: SESSION_EXPIRY_S,
+        // The platform's own broker: devices' messages wait in it while a replica is away, so come back quickly.
+        reconnectMaxMs: INGEST_RECONNECT_MAX_MS,
         handle: (topic, message) => ingest(topic, message, 'external_mqtt'),
         log,
         onEvent: (event) => {
