@@ -5,6 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
 import pino, { type Logger } from 'pino';
+import { serializeLoggedError } from '../core/log-errors.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { runMigrations } from '../db/migrate.js';
 import { modelStateListener } from '../modules/model-deployments/state-reports.js';
@@ -95,7 +96,7 @@ export interface TStartOptions {
  * @throws PortInUseError when PORT or MQTT_PORT is taken; DataDirLockedError when DATA_DIR is owned.
  */
 export async function startServer(config: TConfig, opts: TStartOptions = {}): Promise<TRunningServer> {
-  const log = opts.log ?? pino({ level: config.logLevel });
+  const log = opts.log ?? pino({ level: config.logLevel, serializers: { err: serializeLoggedError } });
   const database =
     opts.database ??
     (await openDatabase({

@@ -178,6 +178,6 @@ export class LorawanMqttSubscriptions {
       .update(lorawanIntegrations)
       .set(set)
       .where(eq(lorawanIntegrations.id, id))
-      .catch((err: unknown) => this.deps.log.warn({ err: String(err) }, 'LoRaWAN MQTT: state not recorded'));
+      .catch((err: unknown) => this.deps.log.warn({ err }, 'LoRaWAN MQTT: state not recorded'));
   }
 }

@@ -83,7 +83,7 @@ export class UplinkLogWriter {
       waiting.length === 0
         ? undefined
         : this.write(waiting, counts).catch((err: unknown) =>
-            this.log.warn({ err: String(err), entries: waiting.length }, 'LoRaWAN payloads not logged'),
+            this.log.warn({ err, entries: waiting.length }, 'LoRaWAN payloads not logged'),
           ),
     );
     return this.writing;
