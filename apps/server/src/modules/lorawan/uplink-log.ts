@@ -16,6 +16,7 @@ import {
 import type { Db } from '../../db/client.js';
 import { lorawanIntegrations, lorawanUplinkLog } from '../../db/schema.js';
 import { ownedIntegration } from './integration-service.js';
+import { numberColumn } from '../telemetry/write-arrays.js';
 
 /** One entry to record. */
 export interface TUplinkRecord {
@@ -46,7 +47,7 @@ export const UPLINK_LOG_FLUSH_MS = 100;
 /**
  * Writes the last payloads and the integrations' counters in batches: entries wait up to {@link UPLINK_LOG_FLUSH_MS}
  * and are then written together — one insert of every waiting entry (only the newest LORAWAN_LOG_SIZE per
- * integration: older ones would be trimmed at once), one counter update per integration of the summed outcomes, and
+ * integration: older ones would be trimmed at once), one update of every integration's summed outcomes, and
  * one trim to the newest LORAWAN_LOG_SIZE rows of each — instead of a statement per uplink that updates the same
  * counter row. A failure is logged and the batch dropped (the points are committed; the log is a view of them).
  */
@@ -121,17 +122,21 @@ export class UplinkLogWriter {
         truncated,
       })),
     );
-    for (const [id, c] of counts) {
-      await this.db
-        .update(lorawanIntegrations)
-        .set({
-          uplinksStored: sql`${lorawanIntegrations.uplinksStored} + ${c.stored}`,
-          uplinksRefused: sql`${lorawanIntegrations.uplinksRefused} + ${c.refused}`,
-          eventsIgnored: sql`${lorawanIntegrations.eventsIgnored} + ${c.ignored}`,
-          lastReceivedAt: sql`greatest(${lorawanIntegrations.lastReceivedAt}, ${c.lastReceivedAt}::bigint)`,
-        })
-        .where(eq(lorawanIntegrations.id, id));
-    }
+    // Every integration's counters in one statement: a batch may hold hundreds of integrations.
+    const totals = [...counts];
+    await this.db.execute(sql`
+      update ${lorawanIntegrations} as i set
+        uplinks_stored = i.uplinks_stored + c.stored,
+        uplinks_refused = i.uplinks_refused + c.refused,
+        events_ignored = i.events_ignored + c.ignored,
+        last_received_at = greatest(i.last_received_at, c.last_received_at)
+      from unnest(${numberColumn(totals.map(([id]) => id))}::text::int[],
+        ${numberColumn(totals.map(([, c]) => c.stored))}::text::int[],
+        ${numberColumn(totals.map(([, c]) => c.refused))}::text::int[],
+        ${numberColumn(totals.map(([, c]) => c.ignored))}::text::int[],
+        ${numberColumn(totals.map(([, c]) => c.lastReceivedAt))}::text::bigint[])
+        as c(id, stored, refused, ignored, last_received_at)
+      where i.id = c.id`);
     const ids = [...counts.keys()];
     await this.db.execute(sql`
       delete from ${lorawanUplinkLog} where id in (
