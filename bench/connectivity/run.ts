@@ -14,8 +14,8 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:connectivity -w @tessera/bench
  *   env: BENCH_ROUNDS (3), BENCH_SECONDS (6) measured per phase after BENCH_WARMUP_S (2), BENCH_IN_FLIGHT (200),
- *        BENCH_PACED_RATE (msg/s), BENCH_MQTT_DEVICES (100), BENCH_GATEWAY_DEVICES (100), BENCH_HTTP_DEVICES (1000:
- *        the HTTP API allows 100 requests per 10 s per token), BENCH_LORAWAN_PROJECTS (2: ten integrations each, 1000
+ *        BENCH_PACED_RATE (msg/s), BENCH_MQTT_DEVICES (100), BENCH_GATEWAY_DEVICES (100), BENCH_HTTP_DEVICES (3000:
+ *        the HTTP API allows 100 requests per 10 s per token), BENCH_LORAWAN_PROJECTS (30: ten integrations each, 1000
  *        requests per 10 s per integration), BENCH_LORAWAN_MQTT_PROJECTS (2: ten integrations over ChirpStack's MQTT
  *        integration each, on a Mosquitto of the bench's own), BENCH_POOL (20) database connections, BENCH_WAYS (all;
  *        native always)
@@ -39,8 +39,8 @@ const ONLY = process.env.BENCH_WAYS?.split(',');
 const SHAPE: TConnectivityShape = {
   mqttDevices: Number(process.env.BENCH_MQTT_DEVICES ?? 100),
   gatewayDevices: Number(process.env.BENCH_GATEWAY_DEVICES ?? 100),
-  httpDevices: Number(process.env.BENCH_HTTP_DEVICES ?? 1000),
-  lorawanProjects: Number(process.env.BENCH_LORAWAN_PROJECTS ?? 2),
+  httpDevices: Number(process.env.BENCH_HTTP_DEVICES ?? 3000),
+  lorawanProjects: Number(process.env.BENCH_LORAWAN_PROJECTS ?? 30),
   lorawanDevicesPerProject: 200,
   lorawanMqttProjects: Number(process.env.BENCH_LORAWAN_MQTT_PROJECTS ?? 2),
   inFlight: Number(process.env.BENCH_IN_FLIGHT ?? 200),
