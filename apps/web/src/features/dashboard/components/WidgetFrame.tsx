@@ -1,5 +1,5 @@
 /**
- * A widget on the grid: a card whose header is the drag handle (title, settings, delete) and whose body draws the
+ * A widget on the grid: a panel (components/Panel.tsx) whose header is the drag handle (title, settings, delete) and whose body draws the
  * widget's type with its parsed parameter. A parameter that no longer parses says so instead of breaking the page.
  * Each type's code loads when a widget of that type is on the page: ECharts only with a chart, gauge or platform
  * widget, ECharts' bars only with a bar widget.
@@ -7,10 +7,11 @@
 import { DeleteOutlined, SettingOutlined } from '@ant-design/icons';
 import type { TWidget, TWidgetParameter } from '@tessera/contracts';
 import { parseWidgetParameterMini } from '@tessera/contracts/mini';
-import { Button, Card, Space, Tooltip } from 'antd';
+import { Button, Space, Tooltip } from 'antd';
 import { lazy, Suspense, useMemo } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Loading } from '../widgets/WidgetMessage';
+import { Panel } from '../../../components/Panel';
 import { Text } from '../../../components/Text';
 
 const AlertsWidget = lazy(() => import('../widgets/AlertsWidget').then((m) => ({ default: m.AlertsWidget })));
@@ -25,7 +26,7 @@ const LatestWidget = lazy(() => import('../widgets/LatestWidget').then((m) => ({
 const PlatformWidget = lazy(() => import('../widgets/PlatformWidget').then((m) => ({ default: m.PlatformWidget })));
 const StatusWidget = lazy(() => import('../widgets/StatusWidget').then((m) => ({ default: m.StatusWidget })));
 
-/** Pixels of a card's header; the body gets the rest of the grid cell. */
+/** Pixels of a panel's header; the body gets the rest of the grid cell. */
 export const HEADER_PX = 38;
 
 function Body({ widget, height }: { widget: TWidget; height: number }) {
@@ -54,7 +55,7 @@ function Body({ widget, height }: { widget: TWidget; height: number }) {
   }
 }
 
-/** The card; `height` is the grid cell's height in pixels. */
+/** The panel; `height` is the grid cell's height in pixels. */
 export function WidgetFrame({
   widget,
   height,
@@ -71,12 +72,13 @@ export function WidgetFrame({
   const { t } = useTranslation();
   const bodyHeight = Math.max(40, height - HEADER_PX - 16);
   return (
-    <Card
+    <Panel
       size="small"
       data-testid={`widget-${widget.id}`}
       data-type={widget.type}
       style={{ height: '100%', overflow: 'hidden' }}
-      styles={{ header: { minHeight: HEADER_PX }, body: { height: height - HEADER_PX, overflow: 'auto', padding: 8 } }}
+      headerStyle={{ minHeight: HEADER_PX }}
+      bodyStyle={{ height: height - HEADER_PX, overflow: 'auto', padding: 8 }}
       title={
         <span className="widget-drag" style={{ cursor: editable ? 'move' : undefined, display: 'block' }}>
           {widget.title || t(`dashboard.types.${widget.type}`)}
@@ -113,6 +115,6 @@ export function WidgetFrame({
       <Suspense fallback={<Loading />}>
         <Body widget={widget} height={bodyHeight} />
       </Suspense>
-    </Card>
+    </Panel>
   );
 }

@@ -7,11 +7,12 @@
  */
 import { DownOutlined, PlusOutlined } from '@ant-design/icons';
 import { DASHBOARD_MAX_PAGES, DASHBOARD_MAX_WIDGETS, type TDashboardPage, type TWidget, type TWidgetType } from '@tessera/contracts';
-import { App, Button, Card, Dropdown, Empty, Flex, Skeleton, Tabs } from 'antd';
+import { App, Button, Dropdown, Empty, Flex, Skeleton, Tabs } from 'antd';
 import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { type Layout, useContainerWidth } from 'react-grid-layout';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
+import { Panel } from '../../../components/Panel';
 import { useDashboardPages, useDashboardWidgets, usePageMutations, useSaveWidgets } from '../api';
 import { MARGIN_PX, ROW_PX } from '../components/gridSize';
 import { WidgetFrame } from '../components/WidgetFrame';
@@ -185,7 +186,7 @@ export default function DashboardPage() {
       onOk: () => changes.remove.mutateAsync(p.id).then(() => setSearch({}, { replace: true }), fail),
     });
 
-  // The shown page's menu sits in the card's header, not inside its tab: a button within a tab (itself a control) is a
+  // The shown page's menu sits in the panel's header, not inside its tab: a button within a tab (itself a control) is a
   // nested control screen readers cannot reach (axe: nested-interactive), and the tab list may hold only tabs.
   const pageMenu = (p: TDashboardPage) => (
     <Dropdown
@@ -221,7 +222,7 @@ export default function DashboardPage() {
     </Button>
   );
   return (
-    <Card
+    <Panel
       title={t('dashboard.heading')}
       extra={
         list.length > 0 && (
@@ -260,6 +261,6 @@ export default function DashboardPage() {
           />
         </Suspense>
       )}
-    </Card>
+    </Panel>
   );
 }
