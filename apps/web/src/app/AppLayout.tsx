@@ -8,17 +8,21 @@
  */
 import { MenuOutlined } from '@ant-design/icons';
 import { Alert, Button, Drawer, Layout, Spin, theme } from 'antd';
-import { Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { AssistantButton } from '../features/assistant/components/AssistantButton';
-import { useIsPhone } from '../lib/useIsPhone';
+import { useIsPhone, useIsWide } from '../lib/useIsPhone';
 import { useLiveAccess } from '../lib/live';
 import { queryClient } from '../lib/query';
 import { adminReturn, returnToAdmin } from '../lib/session';
 import { useSession } from '../lib/useSession';
 import { AccountMenu, HeaderLinks } from './HeaderAccount';
-import { Brand, SideMenu } from './SideMenu';
+import { Brand } from './Brand';
+
+// The section menu and its icons load when it is first drawn: at phone width when the drawer first opens (antd's
+// Drawer draws nothing before), so a phone's first page does not download them (docs/web-bundle.md).
+const SideMenu = lazy(() => import('./SideMenu').then((m) => ({ default: m.SideMenu })));
 
 /** Width of the side bar and of the phone's menu drawer, in px. */
 const MENU_WIDTH_PX = 208;
@@ -30,6 +34,8 @@ export default function AppLayout() {
   const navigate = useNavigate();
   const { pathname } = useLocation();
   const isPhone = useIsPhone();
+  // The side bar's menu waits for antd's measure (before it neither is true), so a phone does not load it at first.
+  const isWide = useIsWide();
   const [menuOpen, setMenuOpen] = useState(false);
   const { token } = theme.useToken();
   useLiveAccess(() => void queryClient.invalidateQueries());
@@ -48,7 +54,11 @@ export default function AppLayout() {
       {!isPhone && (
         <Layout.Sider theme="light" width={MENU_WIDTH_PX}>
           <Brand />
-          <SideMenu />
+          {isWide && (
+            <Suspense fallback={null}>
+              <SideMenu />
+            </Suspense>
+          )}
         </Layout.Sider>
       )}
       {isPhone && (
@@ -62,7 +72,9 @@ export default function AppLayout() {
           data-testid="menu-drawer"
         >
           <Brand />
-          <SideMenu onNavigate={() => setMenuOpen(false)} />
+          <Suspense fallback={<Spin style={{ display: 'block', padding: 24 }} />}>
+            <SideMenu onNavigate={() => setMenuOpen(false)} />
+          </Suspense>
         </Drawer>
       )}
       <Layout style={{ minWidth: 0 }}>

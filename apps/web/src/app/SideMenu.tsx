@@ -1,6 +1,7 @@
 /**
  * The console's section menu (visibleMenu from contracts, labels `menu.<key>`), shown in the side bar on a desktop
- * and in the menu drawer at phone width; the section of the current page is selected.
+ * and in the menu drawer at phone width; the section of the current page is selected. The layout loads this module
+ * on its own (AppLayout.tsx): at phone width only once the drawer opens.
  */
 import {
   AlertOutlined,
@@ -22,7 +23,7 @@ import { canOpenPage, defaultPage, findPage, visibleMenu } from '@tessera/contra
 import { Menu } from 'antd';
 import type { ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { useSession } from '../lib/useSession';
 
 const ICONS: Record<string, ReactNode> = {
@@ -41,18 +42,6 @@ const ICONS: Record<string, ReactNode> = {
   aiModel: <RobotOutlined />,
   auditLog: <AuditOutlined />,
 };
-
-/** The product name, linking to the default page. */
-export function Brand({ compact = false }: { compact?: boolean }) {
-  return (
-    <Link
-      to="/"
-      style={{ display: 'block', padding: compact ? 0 : '18px 24px', fontWeight: 600, fontSize: compact ? 16 : 18, whiteSpace: 'nowrap' }}
-    >
-      Tessera IoT
-    </Link>
-  );
-}
 
 /** The menu; `onNavigate` runs after a section was chosen (the phone's drawer closes then). */
 export function SideMenu({ onNavigate }: { onNavigate?: () => void }) {

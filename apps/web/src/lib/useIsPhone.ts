@@ -11,3 +11,8 @@ export const PHONE_BELOW_PX = 768;
 export function useIsPhone(): boolean {
   return Grid.useBreakpoint().md === false;
 }
+
+/** True once antd has measured the viewport at {@link PHONE_BELOW_PX} or wider; false before and below it. */
+export function useIsWide(): boolean {
+  return Grid.useBreakpoint().md === true;
+}
