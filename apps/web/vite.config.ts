@@ -85,9 +85,18 @@ export default defineConfig({
             // zod in a chunk of its own, loaded only by the pages that check with it (not by /login's first paint nor by
             // the dashboard, whose live messages and widget parameters are checked with @tessera/contracts/mini).
             { name: 'zod', test: /[\\/]node_modules[\\/]zod[\\/]/, priority: 1 },
-            // The sign-in page with everything it imports that the entry does not hold (antd's inputs, alert and segmented
-            // switch, the HTTP client, the language switch): one request instead of about twenty. Logged-in pages load it
-            // too, since they share most of it (the HTTP client, antd's button and inputs); its sign-in-only part is ~7 KB br.
+            // What the sign-in page and the logged-in layout both import (the HTTP client, the language switch, antd's
+            // button, alert, flex box, segmented switch and tooltip with what they import, antd's form context among
+            // it; antd's status and fallback helpers, rc-component's focus lock and TanStack Query's mutations, which
+            // the sign-in form shares with the drawer and the pages) in a chunk of its own, taken before `signin`: a logged-in page then loads no sign-in-only code (the
+            // form, its frame, antd's inputs), and the sign-in page pays one request more for it.
+            {
+              name: 'common',
+              test: /[\\/](src[\\/]lib[\\/]http\.ts$|src[\\/]components[\\/]LanguageSwitch\.tsx$|node_modules[\\/](antd[\\/]es[\\/](button|alert|flex|segmented|tooltip)[\\/]index\.js$|antd[\\/]es[\\/]_util[\\/](statusUtils|fallbackProp)\.js$|@rc-component[\\/]util[\\/]es[\\/]Dom[\\/]focus\.js$|@tanstack[\\/]react-query[\\/]build[\\/]modern[\\/]useMutation\.js$))/,
+              priority: 1,
+            },
+            // The sign-in page with the rest of what it imports that the entry does not hold (the form, its frame, antd's
+            // inputs, the QR sign-in's loader): one request instead of about ten; logged-in pages do not load it.
             // Splitting it by the pages that use each module (rolldown's `entriesAware`) made ten chunks and saved the
             // dashboard nothing: every page that imports antd's barrel reaches every antd module (docs/web-bundle.md).
             { name: 'signin', test: /[\\/]src[\\/]features[\\/]auth[\\/]LoginPage\.tsx$/, priority: 1 },
