@@ -7,7 +7,7 @@
 import * as v from 'valibot';
 import { AGG_FNS } from './agg-fns.js';
 import type { TWidgetParameter } from './dashboard.js';
-import { DASHBOARD_RANGES_MS, type TWidgetType } from './dashboard-values.js';
+import { checkParameterJson, DASHBOARD_RANGES_MS, type TWidgetParameterCheck, type TWidgetType } from './dashboard-values.js';
 import { vInt, vNumber } from './live-mini.js';
 import { DASHBOARD_REFRESH_MIN, ID_MAX, TELEMETRY_KEY_MAX } from './limits.js';
 import { TANGRAM_ID_LENGTH } from './tangram-id-widths.js';
@@ -78,17 +78,10 @@ const WIDGET_PARAMETERS_MINI = {
  * answer and value; a problem's path and message are valibot's, which may differ from zod's).
  * @returns the parameter, or the problems (a dotted path inside the parameter and a message).
  */
-export function parseWidgetParameterMini<T extends TWidgetType>(
-  type: T,
-  parameter: string,
-): { ok: true; value: TWidgetParameter<T> } | { ok: false; problems: { path: string; message: string }[] } {
-  let json: unknown;
-  try {
-    json = JSON.parse(parameter);
-  } catch {
-    return { ok: false, problems: [{ path: '', message: 'parameter is not JSON' }] };
-  }
-  const parsed = v.safeParse(WIDGET_PARAMETERS_MINI[type], json);
-  if (parsed.success) return { ok: true, value: parsed.output as TWidgetParameter<T> };
-  return { ok: false, problems: parsed.issues.map((i) => ({ path: v.getDotPath(i) ?? '', message: i.message })) };
+export function parseWidgetParameterMini<T extends TWidgetType>(type: T, parameter: string): TWidgetParameterCheck<TWidgetParameter<T>> {
+  return checkParameterJson(parameter, (json) => {
+    const parsed = v.safeParse(WIDGET_PARAMETERS_MINI[type], json);
+    if (parsed.success) return { ok: true, value: parsed.output as TWidgetParameter<T> };
+    return { ok: false, problems: parsed.issues.map((i) => ({ path: v.getDotPath(i) ?? '', message: i.message })) };
+  });
 }

@@ -28,3 +28,27 @@ export const DASHBOARD_RANGES_MS = [3_600_000, 86_400_000, 7 * 86_400_000, 30 * 
 /** The widget types (docs/dashboard.md "Widgets"). */
 export const WIDGET_TYPES = ['latest', 'gauge', 'line', 'bar', 'status', 'alerts', 'devices', 'platform'] as const;
 export type TWidgetType = (typeof WIDGET_TYPES)[number];
+
+/** A problem of a widget's parameter: a dotted path inside it ('' for the whole) and a message. */
+export interface TWidgetParameterProblem {
+  path: string;
+  message: string;
+}
+
+/** What a widget parameter's check answers: the value, or its problems. */
+export type TWidgetParameterCheck<V> = { ok: true; value: V } | { ok: false; problems: TWidgetParameterProblem[] };
+
+/**
+ * `parameter` (a widget's JSON text) read as JSON and handed to `check` (a schema's parse); text that is not JSON is
+ * one problem at the root. The one reading of the text behind dashboard.ts `parseWidgetParameter` (zod) and
+ * dashboard-mini.ts `parseWidgetParameterMini` (valibot).
+ */
+export function checkParameterJson<V>(parameter: string, check: (json: unknown) => TWidgetParameterCheck<V>): TWidgetParameterCheck<V> {
+  let json: unknown;
+  try {
+    json = JSON.parse(parameter);
+  } catch {
+    return { ok: false, problems: [{ path: '', message: 'parameter is not JSON' }] };
+  }
+  return check(json);
+}

@@ -6,12 +6,14 @@
  */
 import { z } from 'zod';
 import {
+  checkParameterJson,
   DASHBOARD_API,
   DASHBOARD_COLUMNS,
   DASHBOARD_MAX_PAGES,
   DASHBOARD_MAX_WIDGETS,
   DASHBOARD_RANGES_MS,
   dashboardPaths,
+  type TWidgetParameterCheck,
   type TWidgetType,
   WIDGET_TYPES,
 } from './dashboard-values.js';
@@ -153,17 +155,10 @@ export type TDashboardPageOrder = z.infer<typeof ZDashboardPageOrder>;
  * Parses and checks a widget's `parameter` against its type.
  * @returns the parameter, or the problems (a path inside the parameter and a message).
  */
-export function parseWidgetParameter<T extends TWidgetType>(
-  type: T,
-  parameter: string,
-): { ok: true; value: TWidgetParameter<T> } | { ok: false; problems: { path: string; message: string }[] } {
-  let json: unknown;
-  try {
-    json = JSON.parse(parameter);
-  } catch {
-    return { ok: false, problems: [{ path: '', message: 'parameter is not JSON' }] };
-  }
-  const parsed = WIDGET_PARAMETERS[type].safeParse(json);
-  if (parsed.success) return { ok: true, value: parsed.data as TWidgetParameter<T> };
-  return { ok: false, problems: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
+export function parseWidgetParameter<T extends TWidgetType>(type: T, parameter: string): TWidgetParameterCheck<TWidgetParameter<T>> {
+  return checkParameterJson(parameter, (json) => {
+    const parsed = WIDGET_PARAMETERS[type].safeParse(json);
+    if (parsed.success) return { ok: true, value: parsed.data as TWidgetParameter<T> };
+    return { ok: false, problems: parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message })) };
+  });
 }

@@ -35,6 +35,30 @@ export interface TSimpleRuleTest {
   duration_s: number;
 }
 
+/** The fields of a rule's test of its key's value: the key, its slot, the operator and what it compares with. */
+export interface TValueTestFields<Op extends string> {
+  key: string;
+  slot: TTelemetrySlot;
+  op: Op;
+  threshold: number | null;
+  value: TRuleValue | null;
+}
+
+/**
+ * The value-test fields `rule` will have once `change` (a PUT body) is applied: each field `change` leaves out keeps
+ * the rule's; `threshold` and `value` may be cleared with null. Simple rules and app rules check what a change makes
+ * of the rule, not the change alone.
+ */
+export function valueTestAfter<Op extends string>(change: Partial<TValueTestFields<Op>>, rule: TValueTestFields<Op>): TValueTestFields<Op> {
+  return {
+    key: change.key ?? rule.key,
+    slot: change.slot ?? rule.slot,
+    op: change.op ?? rule.op,
+    threshold: change.threshold !== undefined ? change.threshold : rule.threshold,
+    value: change.value !== undefined ? change.value : rule.value,
+  };
+}
+
 /**
  * The first field of `rule` that does not fit its key's value type `type`, or null when it fits:
  * - number key: `op` a comparison, `threshold` set, `value` null;

@@ -16,6 +16,7 @@ import {
   USER_RULES_MAX,
   USER_RULE_SLOTS,
   userRuleProblem,
+  valueTestAfter,
   type ZUserRuleInput,
 } from '@tessera/contracts';
 import type { z } from 'zod';
@@ -78,13 +79,7 @@ async function assertFitsSensor(db: Db, device: TDeviceRow, rule: TUserRuleTest)
 
 /** The fields of the rule after `input` is applied to `rule`, that must fit the key together. */
 function testFields(input: TUserRuleUpdate, rule: TRuleRow): TUserRuleTest {
-  return {
-    key: input.key ?? rule.key,
-    slot: input.slot ?? rule.slot,
-    op: input.op ?? rule.op,
-    threshold: input.threshold !== undefined ? input.threshold : rule.threshold,
-    value: input.value !== undefined ? input.value : rule.value,
-  };
+  return valueTestAfter(input, rule);
 }
 
 /** A page of the device's rules: the caller's own (a user) or every user's (a vendor), oldest first. */

@@ -16,6 +16,7 @@ import {
   type TSimpleRuleInput,
   type TSimpleRuleList,
   type TSimpleRuleUpdate,
+  valueTestAfter,
 } from '@tessera/contracts';
 import { pageOf } from '../../db/paging.js';
 import type { Db } from '../../db/client.js';
@@ -119,14 +120,7 @@ async function ownedRule(db: Db, projectId: number, ruleId: number): Promise<TSi
 
 /** The fields of the rule after `input` is applied to `rule`, that must fit the key together. */
 function testFields(input: TSimpleRuleUpdate, rule: TSimpleRuleRow): TSimpleRuleTest {
-  return {
-    key: input.key ?? rule.key,
-    slot: input.slot ?? rule.slot,
-    op: input.op ?? rule.op,
-    threshold: input.threshold !== undefined ? input.threshold : rule.threshold,
-    value: input.value !== undefined ? input.value : rule.value,
-    duration_s: input.duration_s ?? rule.durationS,
-  };
+  return { ...valueTestAfter(input, rule), duration_s: input.duration_s ?? rule.durationS };
 }
 
 /**
