@@ -13,7 +13,7 @@ import { percentile, worstSeconds } from '../overload/stats.js';
 export type TLoadCommand =
   | { kind: 'connect'; port: number; devices: { tangramId: string; secret: string }[] }
   | { kind: 'closed'; warmupS: number; seconds: number; window: number }
-  | { kind: 'paced'; warmupS: number; seconds: number; ratePerS: number }
+  | { kind: 'paced'; warmupS: number; seconds: number; ratePerS: number; samples?: boolean }
   | { kind: 'end' };
 
 /** CPU time of the load process over the measured window, ms (process.cpuUsage). */
@@ -37,6 +37,8 @@ export type TLoadReport =
       maxMs: number;
       /** The three seconds of the window with the highest p99: [second from the window's start, p99 ms, samples]. */
       worstSeconds: [number, number, number][];
+      /** With `samples` asked: every acknowledged publish as [s from the window's start it was sent at, ms to its PUBACK]. */
+      samples?: [number, number][];
       cpu: TLoadCpu;
     }
   | { kind: 'ended' };
@@ -97,7 +99,7 @@ async function closedLoop(warmupS: number, seconds: number, window: number): Pro
   send({ kind: 'closed', acked: counted, elapsedS: m.elapsedS, cpu: m.cpu });
 }
 
-async function paced(warmupS: number, seconds: number, ratePerS: number): Promise<void> {
+async function paced(warmupS: number, seconds: number, ratePerS: number, samples = false): Promise<void> {
   const periodMs = (1000 * clients.length) / ratePerS;
   const latencies: number[] = [];
   const startedAtS: number[] = [];
@@ -141,6 +143,7 @@ async function paced(warmupS: number, seconds: number, ratePerS: number): Promis
     p99Ms: percentile(latencies, 99),
     maxMs,
     worstSeconds: worstSeconds(latencies, startedAtS, 3),
+    ...(samples ? { samples: startedAtS.map((s, i): [number, number] => [s, latencies[i] as number]) } : {}),
     cpu: m.cpu,
   });
 }
@@ -153,7 +156,7 @@ process.on('message', (cmd: TLoadCommand) => {
       lastTs = cmd.devices.map(() => 0);
       send({ kind: 'connected' });
     } else if (cmd.kind === 'closed') await closedLoop(cmd.warmupS, cmd.seconds, cmd.window);
-    else if (cmd.kind === 'paced') await paced(cmd.warmupS, cmd.seconds, cmd.ratePerS);
+    else if (cmd.kind === 'paced') await paced(cmd.warmupS, cmd.seconds, cmd.ratePerS, cmd.samples);
     else {
       await Promise.all(clients.map((c) => c.endAsync(true)));
       send({ kind: 'ended' });
