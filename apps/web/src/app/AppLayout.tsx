@@ -7,8 +7,8 @@
  * refetched.
  */
 import { MenuOutlined } from '@ant-design/icons';
-import { Alert, Button, Drawer, Layout, Spin, theme } from 'antd';
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { Alert, Button, Layout, Spin, theme } from 'antd';
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Outlet, useLocation, useNavigate } from 'react-router';
 import { AssistantButton } from '../features/assistant/components/AssistantButton';
@@ -20,9 +20,10 @@ import { useSession } from '../lib/useSession';
 import { AccountMenu, HeaderLinks } from './HeaderAccount';
 import { Brand } from './Brand';
 
-// The section menu and its icons load when it is first drawn: at phone width when the drawer first opens (antd's
-// Drawer draws nothing before), so a phone's first page does not download them (docs/web-bundle.md).
+// The section menu and its icons load when first drawn, and at phone width antd's Drawer with them when the menu is
+// first opened: a phone's first page downloads neither (docs/web-bundle.md).
 const SideMenu = lazy(() => import('./SideMenu').then((m) => ({ default: m.SideMenu })));
+const MenuDrawer = lazy(() => import('./MenuDrawer'));
 
 /** Width of the side bar and of the phone's menu drawer, in px. */
 const MENU_WIDTH_PX = 208;
@@ -37,6 +38,9 @@ export default function AppLayout() {
   // The side bar's menu waits for antd's measure (before it neither is true), so a phone does not load it at first.
   const isWide = useIsWide();
   const [menuOpen, setMenuOpen] = useState(false);
+  // Mounted from the first opening on, so the drawer's own closing runs as before.
+  const drawerWanted = useRef(false);
+  if (menuOpen) drawerWanted.current = true;
   const { token } = theme.useToken();
   useLiveAccess(() => void queryClient.invalidateQueries());
   // A page chosen some other way (a link, the back button) closes the phone's menu too.
@@ -61,21 +65,10 @@ export default function AppLayout() {
           )}
         </Layout.Sider>
       )}
-      {isPhone && (
-        <Drawer
-          placement="left"
-          open={menuOpen}
-          onClose={() => setMenuOpen(false)}
-          size={MENU_WIDTH_PX}
-          closable={false}
-          styles={{ body: { padding: 0 } }}
-          data-testid="menu-drawer"
-        >
-          <Brand />
-          <Suspense fallback={<Spin style={{ display: 'block', padding: 24 }} />}>
-            <SideMenu onNavigate={() => setMenuOpen(false)} />
-          </Suspense>
-        </Drawer>
+      {isPhone && drawerWanted.current && (
+        <Suspense fallback={null}>
+          <MenuDrawer open={menuOpen} onClose={() => setMenuOpen(false)} widthPx={MENU_WIDTH_PX} />
+        </Suspense>
       )}
       <Layout style={{ minWidth: 0 }}>
         <Layout.Header
