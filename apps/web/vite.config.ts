@@ -26,6 +26,29 @@ const MEDIA_TYPES: Record<string, string> = { '.png': 'image/png', '.svg': 'imag
  */
 const PURE_MODULES = /[\\/](packages[\\/]contracts[\\/]src|node_modules[\\/]@rc-component)[\\/]/;
 
+/** antd's form context (`antd/es/form/context.js`) and the import of rc-form's it makes. */
+const ANTD_FORM_CONTEXT = /[\\/]node_modules[\\/]antd[\\/]es[\\/]form[\\/]context\.js$/;
+const RC_FORM_INDEX_IMPORT = "import { FormProvider as RcFormProvider } from '@rc-component/form';";
+
+/**
+ * antd's form context imports rc-form's `FormProvider` from the package's index, which builds rc-form's `Form` and
+ * assigns `Form.Field`, `Form.List`, `Form.useForm`… at its top level: the bundler keeps those assignments, and with
+ * them rc-form's whole form (fields, lists, async-validator, about 10 KB br) in every page that draws a tooltip,
+ * drawer, menu, modal or input, all of which import the context. This points that one import at the module that
+ * defines `FormProvider` (`@rc-component/form/es/FormContext`, its default export); pages with antd's Form still get
+ * rc-form through the Form. Fails the build if antd's file no longer has the import, so an antd upgrade is noticed.
+ */
+function antdFormContextDirect(): Plugin {
+  return {
+    name: 'tessera-antd-form-context-direct',
+    transform(code, id) {
+      if (!ANTD_FORM_CONTEXT.test(id)) return null;
+      if (!code.includes(RC_FORM_INDEX_IMPORT)) this.error(`${id} no longer imports rc-form's FormProvider as expected`);
+      return { code: code.replace(RC_FORM_INDEX_IMPORT, "import RcFormProvider from '@rc-component/form/es/FormContext';"), map: null };
+    },
+  };
+}
+
 /** Files below this size (bytes) are sent as they are: a compressed sibling would save less than a packet. */
 const COMPRESS_ABOVE_BYTES = 1024;
 
@@ -65,6 +88,7 @@ function bundleReport(): PluginOption[] {
 export default defineConfig({
   plugins: [
     react(),
+    antdFormContextDirect(),
     blocklyMedia(),
     compression({ algorithms: ['brotliCompress', 'gzip'], threshold: COMPRESS_ABOVE_BYTES }),
     ...bundleReport(),
