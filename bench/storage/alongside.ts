@@ -75,11 +75,14 @@ async function main(): Promise<void> {
           const t = performance.now();
           for (let i = 0; i < EXPIRED_DAYS; i += 1) written += await backfillDay(database, deviceIds, dayStartAgo(nextExpired++), PERIOD_S);
           for (let i = 0; i < KEPT_DAYS; i += 1) {
-            if (nextKept > RETENTION_DAYS - 1) throw new Error('too many kept days for the retention: lower ALONGSIDE_ROUNDS or ALONGSIDE_KEPT_DAYS');
+            if (nextKept > RETENTION_DAYS - 1)
+              throw new Error('too many kept days for the retention: lower ALONGSIDE_ROUNDS or ALONGSIDE_KEPT_DAYS');
             written += await backfillDay(database, deviceIds, dayStartAgo(nextKept++), PERIOD_S);
           }
           await database.pool!.query('analyze telemetry');
-          console.log(`  backfilled ${written.toLocaleString('en')} points of cold days in ${((performance.now() - t) / 1000).toFixed(0)} s (not measured)`);
+          console.log(
+            `  backfilled ${written.toLocaleString('en')} points of cold days in ${((performance.now() - t) / 1000).toFixed(0)} s (not measured)`,
+          );
         }
         let windowAt = 0;
         let running = job;

@@ -44,12 +44,19 @@ async function main(): Promise<void> {
     const days = Math.ceil(POINTS / perDay);
     let t = performance.now();
     let written = 0;
-    for (let d = 0; d < days; d += 1) written += await backfillDay(database, project.devices.map((x) => x.id), dayStartAgo(RETENTION_DAYS + 10 + d), PERIOD_S);
+    for (let d = 0; d < days; d += 1)
+      written += await backfillDay(
+        database,
+        project.devices.map((x) => x.id),
+        dayStartAgo(RETENTION_DAYS + 10 + d),
+        PERIOD_S,
+      );
     const backfillS = (performance.now() - t) / 1000;
     t = performance.now();
     const compressed = await runTelemetryStorage(database, settings);
     const compressS = (performance.now() - t) / 1000;
-    if (compressed.skipped || compressed.points !== written) throw new Error(`compressed ${JSON.stringify(compressed)} of ${written} points`);
+    if (compressed.skipped || compressed.points !== written)
+      throw new Error(`compressed ${JSON.stringify(compressed)} of ${written} points`);
     await pool.query('vacuum analyze telemetry_chunk');
     const chunks = await pool.query<{ n: string; bytes: string }>(
       `select count(*) as n, pg_total_relation_size('telemetry_chunk') as bytes from telemetry_chunk`,

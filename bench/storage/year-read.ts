@@ -70,8 +70,14 @@ async function main(): Promise<void> {
     const kinds = [
       { name: 'query, 1 year', run: (i: number) => read(i, YEAR_START) },
       { name: 'query, 1 day (baseline)', run: (i: number) => read(i, END - DAY_MS) },
-      { name: 'HTTP route, 90 days', run: async (i: number) => api(i, END - 90 * DAY_MS).then((a) => ({ rows: a.points.length, source: a.source })) },
-      { name: 'HTTP route, 1 day', run: async (i: number) => api(i, END - DAY_MS).then((a) => ({ rows: a.points.length, source: a.source })) },
+      {
+        name: 'HTTP route, 90 days',
+        run: async (i: number) => api(i, END - 90 * DAY_MS).then((a) => ({ rows: a.points.length, source: a.source })),
+      },
+      {
+        name: 'HTTP route, 1 day',
+        run: async (i: number) => api(i, END - DAY_MS).then((a) => ({ rows: a.points.length, source: a.source })),
+      },
     ];
     for (const k of kinds) for (let i = 0; i < 10; i += 1) await k.run(i); // warm-up: plans cached, pages in memory
     const ms = kinds.map(() => [] as number[]);
