@@ -35,7 +35,7 @@ const RC_FORM_INDEX_IMPORT = "import { FormProvider as RcFormProvider } from '@r
  * assigns `Form.Field`, `Form.List`, `Form.useForm`… at its top level: the bundler keeps those assignments, and with
  * them rc-form's whole form (fields, lists, async-validator, about 10 KB br) in every page that draws a tooltip,
  * drawer, menu, modal or input, all of which import the context. This points that one import at the module that
- * defines `FormProvider` (`@rc-component/form/es/FormContext`, its default export); pages with antd's Form still get
+ * defines `FormProvider` (`@rc-component/form/es/FormContext`, a named export; its default is the context); pages with antd's Form still get
  * rc-form through the Form. Fails the build if antd's file no longer has the import, so an antd upgrade is noticed.
  */
 function antdFormContextDirect(): Plugin {
@@ -44,7 +44,7 @@ function antdFormContextDirect(): Plugin {
     transform(code, id) {
       if (!ANTD_FORM_CONTEXT.test(id)) return null;
       if (!code.includes(RC_FORM_INDEX_IMPORT)) this.error(`${id} no longer imports rc-form's FormProvider as expected`);
-      return { code: code.replace(RC_FORM_INDEX_IMPORT, "import RcFormProvider from '@rc-component/form/es/FormContext';"), map: null };
+      return { code: code.replace(RC_FORM_INDEX_IMPORT, "import { FormProvider as RcFormProvider } from '@rc-component/form/es/FormContext';"), map: null };
     },
   };
 }
