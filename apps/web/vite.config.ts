@@ -44,7 +44,10 @@ function antdFormContextDirect(): Plugin {
     transform(code, id) {
       if (!ANTD_FORM_CONTEXT.test(id)) return null;
       if (!code.includes(RC_FORM_INDEX_IMPORT)) this.error(`${id} no longer imports rc-form's FormProvider as expected`);
-      return { code: code.replace(RC_FORM_INDEX_IMPORT, "import { FormProvider as RcFormProvider } from '@rc-component/form/es/FormContext';"), map: null };
+      return {
+        code: code.replace(RC_FORM_INDEX_IMPORT, "import { FormProvider as RcFormProvider } from '@rc-component/form/es/FormContext';"),
+        map: null,
+      };
     },
   };
 }
