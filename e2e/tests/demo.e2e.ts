@@ -140,7 +140,8 @@ describe('demo in Chromium', () => {
       const names = await deviceRows(page).allTextContents();
       expect(names.some((n) => n.includes(DEMO_DEVICES[0].name))).toBe(true);
       expect(names.some((n) => n.includes(DEMO_DEVICES[1].name))).toBe(true);
-      expect(await page.getByTestId('menu-device').isVisible()).toBe(true);
+      // The side menu loads after the layout: once it shows the device entry, it has every entry it will have.
+      await page.getByTestId('menu-device').waitFor();
       expect(await page.getByTestId('menu-product').count()).toBe(0);
       expect(await page.getByTestId('menu-project').count()).toBe(0);
     });

@@ -99,10 +99,11 @@ describe('project notification and system tabs in Chromium', () => {
     expect(server.mqttPort).toBeGreaterThan(0);
     expect(await page.getByTestId('provisioning-url').textContent()).toContain(`mqtt://127.0.0.1:${server.mqttPort}`);
     // 2 devices × (2 592 000 + 259 200) = 5 702 400 messages; × NT$10/M = 57.02, × NT$6/M = 34.21; kept for ever (a
-    // year): 0.80118528 GB × NT$3/GB-month = 2.40 → 93.64.
+    // year): 2 × 95 040 points a day × (365 × 5 + 92) bytes + 2 × 2 × 534 360 rollup rows × 200 = 0.79187136 GB
+    // × NT$3/GB-month = 2.38 → 93.61.
     await expect.poll(() => page.getByTestId('fee-messages').textContent()).toBe('5,702,400');
     expect(await page.getByTestId('fee-points').textContent()).toBe('5,702,400');
-    expect(await page.getByTestId('fee-total').textContent()).toBe('NT$ 93.64');
+    expect(await page.getByTestId('fee-total').textContent()).toBe('NT$ 93.61');
     expect(await page.getByTestId('fee-formula').textContent()).toContain('2 台裝置');
     await snap(page, 'project-system-tab');
   });
