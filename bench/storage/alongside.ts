@@ -10,9 +10,12 @@
  * `ALONGSIDE_PERIOD_S` s): `ALONGSIDE_EXPIRED_DAYS` days older than the project's 7-day raw retention, which a run
  * compresses and then expires, and `ALONGSIDE_KEPT_DAYS` days inside it, which it compresses. During that phase the
  * job runs back to back (`runTelemetryStorage`, the function the server's storage loop calls every
- * TELEMETRY_STORAGE_INTERVAL_MS, on the server's own database handle; the server's loop itself is off so that the
- * idle phases are idle); a run that finds nothing waits 200 ms. The fraction of the window the job was busy is
- * printed: a figure with the job busy for less than the whole window says so.
+ * TELEMETRY_STORAGE_INTERVAL_MS, on the server's own database handle, paced by the server's
+ * TELEMETRY_STORAGE_BUSY_PERCENT; the server's loop itself is off so that the idle phases are idle); a run that finds
+ * nothing waits 200 ms; at the window's end the run under way is stopped (its signal) after its current slice, and
+ * the next job phase goes on where it stopped. The fraction of the window a run was under way is printed (a figure
+ * with the job under way for less than the whole window says so), and the points it compressed per second of the
+ * window, from which the time to compress a day of 100 devices × 4 keys at 1 Hz follows.
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:storage-alongside -w @tessera/bench
  *   env: ALONGSIDE_ROUNDS (2: idle, job, job, idle), ALONGSIDE_SECONDS (20) measured per phase after
@@ -52,7 +55,7 @@ interface TPhase {
 async function main(): Promise<void> {
   const bench = await startBenchServer({ devices: DEVICES, poolSize: 20, telemetryStorageIntervalMs: 0 });
   const { database, server, project } = bench;
-  const settings = { hotWindowMs: server.ctx.config.telemetryHotWindowMs };
+  const settings = { hotWindowMs: server.ctx.config.telemetryHotWindowMs, busyPercent: server.ctx.config.telemetryStorageBusyPercent };
   // As the server does before it listens when its job is on: today's points go to today's partition, not the default.
   await prepareHotPartitions(database, settings);
   const load = new LoadProcess();
@@ -64,7 +67,7 @@ async function main(): Promise<void> {
     await database.pool!.query('insert into project_retention (project_id, raw_days) values ($1, $2)', [project.projectId, RETENTION_DAYS]);
     await load.run({ kind: 'connect', port: server.mqttPort as number, devices: project.devices });
     console.log(
-      `storage alongside ingest: ${DEVICES} devices × ${WINDOW} 1-point QoS 1 publishes in flight, ${SECONDS} s per phase after ${WARMUP_S} s; each job phase: ${EXPIRED_DAYS} expired + ${KEPT_DAYS} kept cold days of ${DEVICES} devices × 4 keys every ${PERIOD_S} s`,
+      `storage alongside ingest: ${DEVICES} devices × ${WINDOW} 1-point QoS 1 publishes in flight, ${SECONDS} s per phase after ${WARMUP_S} s; each job phase: ${EXPIRED_DAYS} expired + ${KEPT_DAYS} kept cold days of ${DEVICES} devices × 4 keys every ${PERIOD_S} s; job busy at most ${settings.busyPercent} %`,
     );
     const phases: TPhase[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
@@ -89,13 +92,14 @@ async function main(): Promise<void> {
         let busyMs = 0;
         const done = { days: 0, points: 0, expired: 0, jobS: 0 };
         let runs: Promise<void> = Promise.resolve();
+        const stopping = new AbortController();
         const startJob = () => {
           windowAt = performance.now();
           if (!job) return;
           runs = (async () => {
             while (running) {
               const t0 = performance.now();
-              const r = await runTelemetryStorage(database, settings);
+              const r = await runTelemetryStorage(database, settings, Date.now(), { signal: stopping.signal });
               const worked = !r.skipped && r.days + r.expired.chunks > 0;
               if (!r.skipped) {
                 done.days += r.days;
@@ -111,11 +115,12 @@ async function main(): Promise<void> {
         const r = await load.run<'closed'>({ kind: 'closed', warmupS: WARMUP_S, seconds: SECONDS, window: WINDOW }, startJob);
         const loadNow = loadAverage();
         running = false;
+        stopping.abort();
         await runs;
         const phase: TPhase = { job, rate: r.acked / r.elapsedS, busy: busyMs / (SECONDS * 1000), ...done, load: loadNow };
         phases.push(phase);
         console.log(
-          `  ${job ? 'job running' : 'job idle   '}: ${Math.round(phase.rate).toLocaleString('en')} committed points/s${job ? `; job busy ${(phase.busy * 100).toFixed(0)} % of the window, ${phase.days} days / ${phase.points.toLocaleString('en')} points compressed, ${phase.expired.toLocaleString('en')} points expired in ${phase.jobS.toFixed(0)} s of runs` : ''} (load average ${loadNow})`,
+          `  ${job ? 'job running' : 'job idle   '}: ${Math.round(phase.rate).toLocaleString('en')} committed points/s${job ? `; a run under way ${(phase.busy * 100).toFixed(0)} % of the window, ${phase.days} days / ${phase.points.toLocaleString('en')} points compressed (${Math.round(phase.points / SECONDS).toLocaleString('en')}/s: a day of 100 devices × 4 keys at 1 Hz in ${(34_560_000 / (phase.points / SECONDS) / 3600).toFixed(1)} h), ${phase.expired.toLocaleString('en')} points expired in ${phase.jobS.toFixed(0)} s of runs` : ''} (load average ${loadNow})`,
         );
       }
     }

@@ -234,7 +234,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
       log,
     );
     await listenOr(() => built.listen({ port: config.port, host: config.host }), 'PORT', config.port);
-    const storageSettings = { hotWindowMs: config.telemetryHotWindowMs };
+    const storageSettings = { hotWindowMs: config.telemetryHotWindowMs, busyPercent: config.telemetryStorageBusyPercent };
     if (config.telemetryStorageIntervalMs > 0) {
       // Today's partition exists before the first point arrives (docs/decisions/telemetry-storage.md "Partitions").
       await prepareHotPartitions(database, storageSettings).catch((err: unknown) =>

@@ -50,10 +50,12 @@ export const QR_LOGIN_MAX_STREAMS_PER_IP_DEFAULT = 20;
 
 /**
  * The telemetry storage job's defaults (docs/decisions/telemetry-storage.md): a UTC day stays hot (uncompressed rows)
- * for 24 h after it ended, and the job (partitions ahead, compression, retention) runs every 10 minutes.
+ * for 24 h after it ended, the job (partitions ahead, compression, retention) runs every 10 minutes, and its work is
+ * paced to be busy at most 10 % of the time (measured: docs/decisions/telemetry-storage.md "Pacing").
  */
 export const TELEMETRY_HOT_WINDOW_DEFAULT_HOURS = 24;
 export const TELEMETRY_STORAGE_INTERVAL_DEFAULT_MS = 600_000;
+export const TELEMETRY_STORAGE_BUSY_DEFAULT_PERCENT = 10;
 
 const ZPort = z.coerce.number().int().min(0).max(65535);
 const ZFlag = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
@@ -141,6 +143,7 @@ const ZEnv = z.object({
   SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(SHUTDOWN_TIMEOUT_DEFAULT_MS),
   TELEMETRY_HOT_WINDOW_HOURS: z.coerce.number().int().min(1).max(168).default(TELEMETRY_HOT_WINDOW_DEFAULT_HOURS),
   TELEMETRY_STORAGE_INTERVAL_MS: z.coerce.number().int().min(0).max(86_400_000).default(TELEMETRY_STORAGE_INTERVAL_DEFAULT_MS),
+  TELEMETRY_STORAGE_BUSY_PERCENT: z.coerce.number().int().min(1).max(100).default(TELEMETRY_STORAGE_BUSY_DEFAULT_PERCENT),
   TRUST_PROXY: ZTrustProxy.optional(),
   MQTT_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).max(1_000_000).default(MQTT_MAX_CONNECTIONS_PER_IP_DEFAULT),
   MQTT_MAX_PENDING_CONNECTS: z.coerce.number().int().min(1).max(1_000_000).default(MQTT_MAX_PENDING_CONNECTS_DEFAULT),
@@ -251,10 +254,12 @@ export interface TConfig extends TServiceConfig {
   shutdownTimeoutMs: number;
   /**
    * Raw telemetry storage (docs/decisions/telemetry-storage.md): how long a UTC day stays hot after it ended, in ms
-   * (TELEMETRY_HOT_WINDOW_HOURS), and the storage job's interval in ms (0: the job never runs on this replica).
+   * (TELEMETRY_HOT_WINDOW_HOURS), the storage job's interval in ms (0: the job never runs on this replica), and the
+   * share of the time in percent its paced work may take (TELEMETRY_STORAGE_BUSY_PERCENT, 1–100).
    */
   telemetryHotWindowMs: number;
   telemetryStorageIntervalMs: number;
+  telemetryStorageBusyPercent: number;
   /**
    * Which peers may set the client address and scheme through `X-Forwarded-For`/`-Proto` (Fastify `trustProxy`):
    * the proxies' addresses or CIDR ranges (or proxy-addr's `loopback`, `linklocal`, `uniquelocal`).
@@ -368,6 +373,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, fdLimit: number
     shutdownTimeoutMs: e.SHUTDOWN_TIMEOUT_MS,
     telemetryHotWindowMs: e.TELEMETRY_HOT_WINDOW_HOURS * 3_600_000,
     telemetryStorageIntervalMs: e.TELEMETRY_STORAGE_INTERVAL_MS,
+    telemetryStorageBusyPercent: e.TELEMETRY_STORAGE_BUSY_PERCENT,
     trustProxy: e.TRUST_PROXY,
     mqttMaxConnectionsPerIp: e.MQTT_MAX_CONNECTIONS_PER_IP,
     mqttMaxPendingConnects: e.MQTT_MAX_PENDING_CONNECTS,

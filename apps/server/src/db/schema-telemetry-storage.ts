@@ -66,3 +66,22 @@ export const telemetryUsageDaily = pgTable(
   },
   (t) => [primaryKey({ columns: [t.projectId, t.dayStart] })],
 );
+
+/**
+ * How far the storage job has merged a day of a partition it compresses in slices (modules/telemetry-store/slices.ts):
+ * the last series (device, key in the source's primary key order) merged, written in each slice's transaction, so a
+ * run cut short goes on after it; `telemetry_points()` leaves out the source's rows of the series up to it (the chunks
+ * hold them). `keyId` for a source with key ids, `key` for one of the earlier layout (key as text). Deleted with the
+ * partition.
+ */
+export const telemetryCompressProgress = pgTable(
+  'telemetry_compress_progress',
+  {
+    source: text('source').notNull(),
+    dayStart: bigint('day_start', { mode: 'number' }).notNull(),
+    deviceId: integer('device_id').notNull(),
+    keyId: integer('key_id'),
+    key: text('key'),
+  },
+  (t) => [primaryKey({ columns: [t.source, t.dayStart] })],
+);

@@ -24,6 +24,25 @@ export type TConsume = 'delete' | 'read';
  */
 export type TSourceKeys = 'ids' | 'text';
 
+/** A series of a source table: its device and its key as the source names it (a key id, or the key's text). */
+export interface TSeries {
+  deviceId: number;
+  key: number | string;
+}
+
+/** The series of a source with `after` < (device, key) ≤ `through` in its primary key's order (`after` null: from the first). */
+export interface TSeriesRange {
+  after: TSeries | null;
+  through: TSeries;
+}
+
+/** `(device_id, key column) <op> (series)` for a source whose keys are `keys`. */
+export function seriesCompare(keys: TSourceKeys, op: '>' | '<=' | '>=', s: TSeries, alias?: string): SQL {
+  const pre = alias ? `${alias}.` : '';
+  const key = keys === 'ids' ? sql`${s.key}::integer` : sql`${s.key}::text`;
+  return sql`(${sql.raw(`${pre}device_id, ${pre}${keys === 'ids' ? 'key_id' : 'key'}`)}) ${sql.raw(op)} (${s.deviceId}::integer, ${key})`;
+}
+
 /** The rollup bucket sizes as a VALUES list (constants from contracts). */
 const BUCKET_SIZES = sql.raw(ROLLUP_BUCKETS_MS.map((ms) => `(${ms}::bigint)`).join(', '));
 const [SUM1, SUM2, SUM3] = ['v1', 'v2', 'v3'].map((v) => exactSum(sql.raw(v)));
@@ -36,7 +55,8 @@ const INT4 = sql.raw('between -2147483648 and 2147483647');
  * rollups by ingest (its hot partition was gone, so the primary key could not absorb it): its count and sums are
  * taken off the 1-min and 1-h buckets again, so the point counts once (at-least-once delivery, exactly-once
  * storage). Run inside the caller's transaction; `consume` 'delete' removes the rows from the source. Chunks name
- * the key by its text whatever `keys` says of the source's.
+ * the key by its text whatever `keys` says of the source's. `series` limits the merge to a range of the source's
+ * series (a slice, compress.ts): a series' day is always merged whole.
  */
 export async function mergeDayIntoChunks(
   db: Db,
@@ -44,15 +64,19 @@ export async function mergeDayIntoChunks(
   dayStart: number,
   consume: TConsume,
   keys: TSourceKeys = 'ids',
+  series?: TSeriesRange,
 ): Promise<TMergeResult> {
   const src = sql.identifier(source);
   const from = sql.raw(String(dayStart));
   const to = sql.raw(String(dayStart + DAY_MS));
   const cols = sql.raw(`device_id, ${keys === 'ids' ? 'key_id' : 'key'}, ts, svc_recv_ts, v1, v2, v3`);
+  const inSlice = series
+    ? sql` and ${seriesCompare(keys, '<=', series.through)}${series.after ? sql` and ${seriesCompare(keys, '>', series.after)}` : sql``}`
+    : sql``;
   const take: SQL =
     consume === 'delete'
-      ? sql`delete from ${src} where ts >= ${from} and ts < ${to} returning ${cols}`
-      : sql`select ${cols} from ${src} where ts >= ${from} and ts < ${to}`;
+      ? sql`delete from ${src} where ts >= ${from} and ts < ${to}${inSlice} returning ${cols}`
+      : sql`select ${cols} from ${src} where ts >= ${from} and ts < ${to}${inSlice}`;
   const named: SQL =
     keys === 'ids'
       ? sql`taken as (${take}), src as (select t.device_id, k.key, t.ts, t.svc_recv_ts, t.v1, t.v2, t.v3

@@ -77,8 +77,10 @@ describe(`telemetry retention per project (${TEST_DB_KIND})`, () => {
     // The first run dies inside its third rollup batch (after the chunks went): that batch rolls back.
     let batches = 0;
     await expect(
-      runTelemetryStorage(database, settings, NOW, ({ kind }) => {
-        if (kind === 'rollup' && ++batches === 3) throw new Error('killed part way');
+      runTelemetryStorage(database, settings, NOW, {
+        onExpiryBatch: ({ kind }) => {
+          if (kind === 'rollup' && ++batches === 3) throw new Error('killed part way');
+        },
       }),
     ).rejects.toThrow('killed part way');
     const partial = await q<{ raw: number; rollups: number }>(

@@ -3,12 +3,14 @@
  * a whole compressed day (chunk) at a time, rollups a series' bucket range at a time — never a row of the hot table.
  * Every batch is one transaction that also adds what it removed to the project's expiry row and to the run, so a
  * run cut short anywhere leaves each batch either done and counted or undone, and the next run, which reads what is
- * expired from the data again, finishes the rest without a cursor.
+ * expired from the data again, finishes the rest without a cursor. After each batch the job rests as its pacer says
+ * (pacing.ts), and a stopped pacer ends the pass before the next batch.
  */
 import { DAY_MS, ROLLUP_BUCKETS_MS } from '@tessera/contracts';
 import { sql } from 'drizzle-orm';
 import { rowsOf, type Db } from '../../db/client.js';
 import { dayStartOf } from './days.js';
+import { type Pacer, UNPACED } from './pacing.js';
 
 /** Chunks (series-days) removed per transaction. */
 export const EXPIRY_CHUNK_BATCH = 500;
@@ -65,12 +67,14 @@ async function expireRaw(
   projectId: number,
   keptFrom: number,
   out: TExpiryResult,
+  pacer: Pacer,
   hook?: TExpiryBatchHook,
 ) {
-  for (;;) {
-    const [r] = await db.transaction(async (tx) => {
-      const removed = rowsOf<{ chunks: number; points: number }>(
-        await tx.execute(sql`with doomed as (
+  while (!pacer.isStopped) {
+    const [r] = await pacer.run(() =>
+      db.transaction(async (tx) => {
+        const removed = rowsOf<{ chunks: number; points: number }>(
+          await tx.execute(sql`with doomed as (
             select c.device_id, c.key, c.day_start from telemetry_chunk c
             where c.device_id in (select id from devices where project_id = ${projectId}) and c.day_start < ${keptFrom}
             limit ${EXPIRY_CHUNK_BATCH}
@@ -78,17 +82,18 @@ async function expireRaw(
             delete from telemetry_chunk c using doomed d
             where c.device_id = d.device_id and c.key = d.key and c.day_start = d.day_start returning c.n
           ) select count(*)::int as chunks, coalesce(sum(n), 0)::bigint as points from del`),
-      );
-      hook?.({ projectId, kind: 'raw' });
-      const chunks = removed[0].chunks;
-      const points = Number(removed[0].points);
-      if (chunks > 0) {
-        await tx.execute(sql`update telemetry_usage_daily set points = 0, chunk_bytes = 0
+        );
+        hook?.({ projectId, kind: 'raw' });
+        const chunks = removed[0].chunks;
+        const points = Number(removed[0].points);
+        if (chunks > 0) {
+          await tx.execute(sql`update telemetry_usage_daily set points = 0, chunk_bytes = 0
           where project_id = ${projectId} and day_start < ${keptFrom}`);
-      }
-      await countRemoved(tx, runId, nowMs, projectId, points, 0);
-      return [{ chunks, points }];
-    });
+        }
+        await countRemoved(tx, runId, nowMs, projectId, points, 0);
+        return [{ chunks, points }];
+      }),
+    );
     out.chunks += r.chunks;
     out.rawPoints += r.points;
     if (r.chunks < EXPIRY_CHUNK_BATCH) return;
@@ -100,11 +105,12 @@ async function expireRaw(
  * `keptFrom` — the raw retention, by the point's own ts — {@link EXPIRY_VALUES_BATCH} per transaction, counted as raw
  * points.
  */
-async function expireValues(db: Db, runId: number, nowMs: number, projectId: number, keptFrom: number, out: TExpiryResult) {
-  for (;;) {
-    const points = await db.transaction(async (tx) => {
-      const [r] = rowsOf<{ n: number }>(
-        await tx.execute(sql`with doomed as (
+async function expireValues(db: Db, runId: number, nowMs: number, projectId: number, keptFrom: number, out: TExpiryResult, pacer: Pacer) {
+  while (!pacer.isStopped) {
+    const points = await pacer.run(() =>
+      db.transaction(async (tx) => {
+        const [r] = rowsOf<{ n: number }>(
+          await tx.execute(sql`with doomed as (
             select v.device_id, v.key, v.ts from telemetry_values v
             where v.device_id in (select id from devices where project_id = ${projectId}) and v.ts < ${keptFrom}
             limit ${EXPIRY_VALUES_BATCH}
@@ -112,10 +118,11 @@ async function expireValues(db: Db, runId: number, nowMs: number, projectId: num
             delete from telemetry_values v using doomed d
             where v.device_id = d.device_id and v.key = d.key and v.ts = d.ts returning 1
           ) select count(*)::int as n from del`),
-      );
-      await countRemoved(tx, runId, nowMs, projectId, r.n, 0);
-      return r.n;
-    });
+        );
+        await countRemoved(tx, runId, nowMs, projectId, r.n, 0);
+        return r.n;
+      }),
+    );
     out.rawPoints += points;
     if (points < EXPIRY_VALUES_BATCH) return;
   }
@@ -133,6 +140,7 @@ async function expireRollups(
   bucketMs: number,
   keptFrom: number,
   out: TExpiryResult,
+  pacer: Pacer,
   hook?: TExpiryBatchHook,
 ) {
   const series = rowsOf<{ device_id: number; key: string }>(
@@ -147,19 +155,22 @@ async function expireRollups(
   const windowMs = EXPIRY_ROLLUP_WINDOW_DAYS * DAY_MS;
   for (const s of series) {
     for (;;) {
-      const removed = await db.transaction(async (tx) => {
-        const [r] = rowsOf<{ n: number }>(
-          await tx.execute(sql`with del as (
+      if (pacer.isStopped) return;
+      const removed = await pacer.run(() =>
+        db.transaction(async (tx) => {
+          const [r] = rowsOf<{ n: number }>(
+            await tx.execute(sql`with del as (
               delete from telemetry_rollup where device_id = ${s.device_id} and key = ${s.key} and bucket_ms = ${bucketMs}
                 and bucket_ts < least(${keptFrom}::bigint, (select min(bucket_ts) from telemetry_rollup
                   where device_id = ${s.device_id} and key = ${s.key} and bucket_ms = ${bucketMs}) + ${windowMs}::bigint)
               returning 1
             ) select count(*)::int as n from del`),
-        );
-        hook?.({ projectId, kind: 'rollup' });
-        await countRemoved(tx, runId, nowMs, projectId, 0, r.n);
-        return r.n;
-      });
+          );
+          hook?.({ projectId, kind: 'rollup' });
+          await countRemoved(tx, runId, nowMs, projectId, 0, r.n);
+          return r.n;
+        }),
+      );
       out.rollupRows += removed;
       if (removed === 0) break;
     }
@@ -171,10 +182,17 @@ async function expireRollups(
 /**
  * Expires every project's telemetry older than its retention at `nowMs`, recording what each batch removed under
  * run `runId` (`telemetry_storage_runs`). A project with a retention set gets its expiry row's `last_run_at` moved
- * even when nothing was due, so the vendor sees the check ran.
+ * even when nothing was due, so the vendor sees the check ran. Each batch is followed by `pacer`'s rest; a stopped
+ * pacer ends the pass before the next batch (the next run goes on).
  * @throws the database error of a failed batch (earlier batches stay done and counted; the next run goes on).
  */
-export async function expireByRetention(db: Db, runId: number, nowMs: number, hook?: TExpiryBatchHook): Promise<TExpiryResult> {
+export async function expireByRetention(
+  db: Db,
+  runId: number,
+  nowMs: number,
+  hook?: TExpiryBatchHook,
+  pacer: Pacer = UNPACED,
+): Promise<TExpiryResult> {
   const projects = rowsOf<TProjectRetention>(
     await db.execute(sql`select project_id as "projectId", raw_days as "rawDays", rollup_1m_days as "rollup1mDays",
       rollup_1h_days as "rollup1hDays" from project_retention
@@ -183,13 +201,15 @@ export async function expireByRetention(db: Db, runId: number, nowMs: number, ho
   const out: TExpiryResult = { projects: projects.length, chunks: 0, rawPoints: 0, rollupRows: 0 };
   const [minuteMs, hourMs] = ROLLUP_BUCKETS_MS;
   for (const p of projects) {
+    if (pacer.isStopped) break;
     if (p.rawDays !== null) {
-      await expireRaw(db, runId, nowMs, p.projectId, firstKeptDay(nowMs, p.rawDays), out, hook);
-      await expireValues(db, runId, nowMs, p.projectId, firstKeptDay(nowMs, p.rawDays), out);
+      await expireRaw(db, runId, nowMs, p.projectId, firstKeptDay(nowMs, p.rawDays), out, pacer, hook);
+      await expireValues(db, runId, nowMs, p.projectId, firstKeptDay(nowMs, p.rawDays), out, pacer);
     }
     if (p.rollup1mDays !== null)
-      await expireRollups(db, runId, nowMs, p.projectId, minuteMs, firstKeptDay(nowMs, p.rollup1mDays), out, hook);
-    if (p.rollup1hDays !== null) await expireRollups(db, runId, nowMs, p.projectId, hourMs, firstKeptDay(nowMs, p.rollup1hDays), out, hook);
+      await expireRollups(db, runId, nowMs, p.projectId, minuteMs, firstKeptDay(nowMs, p.rollup1mDays), out, pacer, hook);
+    if (p.rollup1hDays !== null)
+      await expireRollups(db, runId, nowMs, p.projectId, hourMs, firstKeptDay(nowMs, p.rollup1hDays), out, pacer, hook);
     await db.transaction((tx) => countRemoved(tx, runId, nowMs, p.projectId, 0, 0));
   }
   return out;

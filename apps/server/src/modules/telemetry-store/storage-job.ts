@@ -3,7 +3,8 @@
  * `telemetry_default`), then compresses the days gone cold (compress.ts). Runs once across replicas: a run holds a
  * session advisory lock on a connection of its own (PostgreSQL), and a replica that does not get it skips the run.
  * Each step is its own transaction, so a crash loses at most the step under way, and the next run (on any replica)
- * starts from what the catalog and the tables say. docs/decisions/telemetry-storage.md.
+ * starts from what the catalog and the tables say. Its work is paced (pacing.ts): busy at most `busyPercent` of the
+ * time, and stoppable between two transactions. docs/decisions/telemetry-storage.md.
  */
 import { DAY_MS } from '@tessera/contracts';
 import type { Database } from '../../db/client.js';
@@ -12,7 +13,9 @@ import { rowsOf } from '../../db/client.js';
 import { compressColdDays, type TCompressResult } from './compress.js';
 import { firstHotDay } from './days.js';
 import { ensureHotPartitions } from './partitions.js';
+import { Pacer } from './pacing.js';
 import { expireByRetention, type TExpiryBatchHook, type TExpiryResult } from './retention.js';
+import { COMPRESS_SLICE_POINTS, type TCompressSliceHook } from './slices.js';
 import { refreshDailyUsage } from './usage-daily.js';
 
 /** The advisory lock id that makes one replica at a time run the job. */
@@ -25,6 +28,23 @@ export const PARTITION_DAYS_AHEAD = 2;
 export interface TStorageSettings {
   /** How long a day stays hot (uncompressed rows) after it ended, in ms (default one day). */
   hotWindowMs: number;
+  /**
+   * The share of the time the job may be busy, in percent (TELEMETRY_STORAGE_BUSY_PERCENT): after each slice or
+   * batch it rests that piece's duration × (100 − busyPercent) / busyPercent. Absent: 100 (no rest).
+   */
+  busyPercent?: number;
+  /** Points per compression slice (default {@link COMPRESS_SLICE_POINTS}). */
+  compressSlicePoints?: number;
+}
+
+/** What a caller can hook into a run: a stop signal (between two transactions) and test hooks. */
+export interface TStorageRunOptions {
+  /** Aborted: the run ends after the transaction under way; what it did stays done, the next run goes on. */
+  signal?: AbortSignal;
+  /** Test hook, inside each expiry batch's transaction (retention.ts). */
+  onExpiryBatch?: TExpiryBatchHook;
+  /** Test hook, inside each compression slice's transaction (slices.ts). */
+  onCompressSlice?: TCompressSliceHook;
 }
 
 /** What one run did; `skipped` when another replica held the lock. */
@@ -63,7 +83,8 @@ async function startRun(db: Database['db'], nowMs: number): Promise<number> {
 
 /**
  * Runs the job once at `nowMs` (epoch ms): hot partitions, compression of cold days (and the sizes of the days it
- * compressed), then expiry by each project's retention. `onExpiryBatch` is a test hook (retention.ts).
+ * compressed), then expiry by each project's retention, paced by `settings.busyPercent`; `options.signal` stops it
+ * between two transactions (then `stopped`, and the expiry is not started).
  * @throws the database error of a failed step (the steps before it stay done, the run row says the error; the next
  * run goes on from there).
  */
@@ -71,20 +92,25 @@ export async function runTelemetryStorage(
   database: Database,
   settings: TStorageSettings,
   nowMs = Date.now(),
-  onExpiryBatch?: TExpiryBatchHook,
+  options: TStorageRunOptions = {},
 ): Promise<TStorageRun> {
   const db = database.db;
+  const pacer = new Pacer(settings.busyPercent, options.signal);
   const run = await withStorageLock(database, async () => {
     const runId = await startRun(db, nowMs);
     try {
       const hot = firstHotDay(nowMs, settings.hotWindowMs);
       const createdDays = await ensureHotPartitions(db, nowMs, hot, PARTITION_DAYS_AHEAD);
-      const compressed = await compressColdDays(db, hot);
+      const compressed = await compressColdDays(db, hot, {
+        pacer,
+        slicePoints: settings.compressSlicePoints ?? COMPRESS_SLICE_POINTS,
+        onSlice: options.onCompressSlice,
+      });
       await refreshDailyUsage(db, compressed.dayStarts);
-      const expired = await expireByRetention(db, runId, nowMs, onExpiryBatch);
+      const expired = await expireByRetention(db, runId, nowMs, options.onExpiryBatch, pacer);
       await db.execute(sql`update telemetry_storage_runs set finished_at = ${Date.now()}, days_compressed = ${compressed.days},
         points_compressed = ${compressed.points} where id = ${runId}`);
-      return { skipped: false as const, runId, createdDays, ...compressed, expired };
+      return { skipped: false as const, runId, createdDays, ...compressed, stopped: pacer.isStopped, expired };
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       await db.execute(sql`update telemetry_storage_runs set error = ${message.slice(0, 500)} where id = ${runId}`).catch(() => undefined);

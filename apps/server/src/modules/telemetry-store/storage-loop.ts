@@ -10,7 +10,7 @@ import { runTelemetryStorage, type TStorageSettings } from './storage-job.js';
 export interface TStorageLoop {
   /** Asks for a run as soon as the one under way (if any) ends, e.g. after a bulk write of past days. */
   runSoon(): void;
-  /** Stops the loop; resolves once the run under way (if any) has ended. */
+  /** Stops the loop and the run under way after its current transaction; resolves once that run has ended. */
   stop(): Promise<void>;
 }
 
@@ -25,6 +25,7 @@ export function startTelemetryStorage(database: Database, settings: TStorageSett
   let isWanted = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  const stopping = new AbortController();
   const schedule = (delayMs: number) => {
     clearTimeout(timer);
     if (!stopped) timer = setTimeout(tick, delayMs);
@@ -32,7 +33,7 @@ export function startTelemetryStorage(database: Database, settings: TStorageSett
   const tick = () => {
     isRunning = true;
     isWanted = false;
-    running = runTelemetryStorage(database, settings)
+    running = runTelemetryStorage(database, settings, Date.now(), { signal: stopping.signal })
       .then((run) => {
         if (!run.skipped && (run.createdDays.length > 0 || run.days > 0 || run.expired.chunks + run.expired.rollupRows > 0))
           log.info({ run }, 'telemetry storage');
@@ -52,6 +53,7 @@ export function startTelemetryStorage(database: Database, settings: TStorageSett
     async stop() {
       stopped = true;
       clearTimeout(timer);
+      stopping.abort();
       await running;
     },
   };
