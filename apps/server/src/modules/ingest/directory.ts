@@ -41,6 +41,10 @@ export const DIRECTORY_MISS_TTL_MS = 1_000;
 interface TEntry<T> {
   value: Promise<T>;
   expiresAt: number;
+  /** True once the value is known to be found (not null). */
+  found?: boolean;
+  /** True while a found value past its TTL is being read again (it is still answered meanwhile). */
+  refreshing?: boolean;
 }
 
 /** Device and project-key look-ups with a TTL cache. */
@@ -150,15 +154,39 @@ export class DeviceDirectory {
   }
 }
 
+/**
+ * `key`'s value from `map`, loaded by `load` when absent or expired. A found value (not null) past its TTL is still
+ * answered while it is read again in the background, once: a change is forgotten at once by its notification (device
+ * revocation, key changes) and the TTL only bounds a lost one — and thousands of devices loaded in the same second
+ * (a burst of LoRaWAN uplinks, each from another device) do not expire in the same second with each message waiting
+ * on its own query (docs/connectivity.md). TTLs are spread ±20 % for the same reason. With `ttlMs` 0 every look-up
+ * reads the database.
+ */
 function cached<K, T>(map: Map<K, TEntry<T>>, key: K, ttlMs: number, load: () => Promise<T>): Promise<T> {
   const now = Date.now();
   const hit = map.get(key);
-  if (hit && hit.expiresAt > now) return hit.value;
-  const entry: TEntry<T> = { value: load(), expiresAt: now + ttlMs };
+  if (hit && (hit.expiresAt > now || hit.refreshing)) return hit.value;
+  const entry: TEntry<T> = { value: load(), expiresAt: now + ttlMs * (0.8 + Math.random() * 0.4) };
+  if (hit?.found && ttlMs > 0) {
+    hit.refreshing = true;
+    entry.value.then(
+      (v) => {
+        // Replaced unless forgotten meanwhile; a row that is gone now is answered as gone.
+        if (map.get(key) !== hit) return;
+        if (v === null) map.delete(key);
+        else map.set(key, { ...entry, found: true });
+      },
+      () => {
+        hit.refreshing = false;
+      },
+    );
+    return hit.value;
+  }
   map.set(key, entry);
   entry.value.then(
     (v) => {
       if (v === null) entry.expiresAt = Date.now() + Math.min(ttlMs, DIRECTORY_MISS_TTL_MS);
+      else entry.found = true;
     },
     () => map.delete(key),
   );
