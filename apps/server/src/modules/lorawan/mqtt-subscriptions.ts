@@ -74,9 +74,13 @@ export class LorawanMqttSubscriptions {
     return this.running.get(id)?.consumer;
   }
 
-  /** Unsubscribes every consumer (the broker routes to other replicas from now on). */
+  /**
+   * Unsubscribes every consumer (the broker routes to other replicas from now on) and writes the waiting payloads now,
+   * at the start of the stop, rather than after the wait for the uplinks in hand (which a stop deadline may cut short).
+   */
   async stopAccepting(): Promise<void> {
     await Promise.all([...this.running.values()].map((r) => r.consumer.stopAccepting()));
+    await this.deps.runtime.uplinkLog.flush();
   }
 
   /** Stops every consumer after the uplinks in hand were stored (or {@link CLOSE_WAIT_MS}), and writes their log. */

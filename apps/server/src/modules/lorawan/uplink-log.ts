@@ -41,35 +41,66 @@ function loggedBody(body: Buffer): { body: string; truncated: boolean } {
     : { body: text, truncated: false };
 }
 
+/**
+ * Strings (or nulls) as one PostgreSQL array literal (`{"a","b\\"c",NULL}`), to cast to `text[]`: a column of the
+ * batch is one parameter instead of a parameter per row (as telemetry/write-arrays.ts does for ingest).
+ */
+function textArray(values: readonly (string | null)[]): string {
+  let text = '{';
+  for (let i = 0; i < values.length; i += 1) {
+    const v = values[i] as string | null;
+    if (i > 0) text += ',';
+    text += v === null ? 'NULL' : `"${v.replace(/[\\"]/g, (c) => `\\${c}`)}"`;
+  }
+  return `${text}}`;
+}
+
 /** How long an entry may wait to be written with others, in milliseconds. */
-export const UPLINK_LOG_FLUSH_MS = 100;
+export const UPLINK_LOG_FLUSH_MS = 1000;
+
+/** An entry waiting to be written, with its place in the order entries came (row ids follow it). */
+interface TWaiting {
+  seq: number;
+  entry: TUplinkRecord;
+}
 
 /**
  * Writes the last payloads and the integrations' counters in batches: entries wait up to {@link UPLINK_LOG_FLUSH_MS}
- * and are then written together — one insert of every waiting entry (only the newest LORAWAN_LOG_SIZE per
- * integration: older ones would be trimmed at once), one update of every integration's summed outcomes, and
- * one trim to the newest LORAWAN_LOG_SIZE rows of each — instead of a statement per uplink that updates the same
- * counter row. A failure is logged and the batch dropped (the points are committed; the log is a view of them).
+ * and are then written together — one insert of the newest LORAWAN_LOG_SIZE waiting entries of each integration
+ * (older ones are dropped as they come: they would be trimmed at once; their bodies are never copied), its columns
+ * passed as one array each, one update of every integration's summed outcomes, and one trim to the newest
+ * LORAWAN_LOG_SIZE rows of each — instead of a statement per uplink that updates the same counter row. A failure is
+ * logged and the batch dropped (the points are committed; the log is a view of them). Once the server stops
+ * ({@link close}), what comes is written at once rather than after the interval, while the database is still open.
  */
 export class UplinkLogWriter {
-  private waiting: { entry: TUplinkRecord; body: string; truncated: boolean }[] = [];
+  /** Per integration, its newest waiting entries (at most LORAWAN_LOG_SIZE), oldest first. */
+  private waiting = new Map<number, TWaiting[]>();
   private counts = new Map<number, { stored: number; refused: number; ignored: number; lastReceivedAt: number }>();
+  private seq = 0;
   private timer: NodeJS.Timeout | null = null;
   private writing: Promise<void> = Promise.resolve();
+  private closing = false;
 
   constructor(
     private readonly db: Db,
     private readonly log: Logger,
   ) {}
 
-  /** Queues `entry`; written within {@link UPLINK_LOG_FLUSH_MS}. */
+  /** Queues `entry`; written within {@link UPLINK_LOG_FLUSH_MS} (at once after {@link close}). */
   record(entry: TUplinkRecord): void {
-    this.waiting.push({ entry, ...loggedBody(entry.body) });
+    let kept = this.waiting.get(entry.integrationId);
+    if (!kept) {
+      kept = [];
+      this.waiting.set(entry.integrationId, kept);
+    }
+    if (kept.length >= LORAWAN_LOG_SIZE) kept.shift();
+    kept.push({ seq: this.seq++, entry });
     const c = this.counts.get(entry.integrationId) ?? { stored: 0, refused: 0, ignored: 0, lastReceivedAt: 0 };
     c[entry.outcome] += 1;
     c.lastReceivedAt = Math.max(c.lastReceivedAt, entry.receivedAt);
     this.counts.set(entry.integrationId, c);
-    this.timer ??= setTimeout(() => void this.flush(), UPLINK_LOG_FLUSH_MS);
+    this.timer ??= setTimeout(() => void this.flush(), this.closing ? 0 : UPLINK_LOG_FLUSH_MS);
   }
 
   /** Writes what waits now; resolves once it (and any write before it) is done. Never throws. */
@@ -78,75 +109,71 @@ export class UplinkLogWriter {
     this.timer = null;
     const waiting = this.waiting;
     const counts = this.counts;
-    this.waiting = [];
+    this.waiting = new Map();
     this.counts = new Map();
     this.writing = this.writing.then(() =>
-      waiting.length === 0
+      counts.size === 0
         ? undefined
         : this.write(waiting, counts).catch((err: unknown) =>
-            this.log.warn({ err, entries: waiting.length }, 'LoRaWAN payloads not logged'),
+            this.log.warn({ err, integrations: counts.size }, 'LoRaWAN payloads not logged'),
           ),
     );
     return this.writing;
   }
 
-  /** Writes what waits and stops. */
+  /** Writes what waits; from now on each entry is written as soon as it comes. */
   close(): Promise<void> {
+    this.closing = true;
     return this.flush();
   }
 
-  private async write(waiting: UplinkLogWriter['waiting'], counts: UplinkLogWriter['counts']): Promise<void> {
-    const kept = new Map<number, number>();
-    const rows: UplinkLogWriter['waiting'] = [];
-    for (let i = waiting.length - 1; i >= 0; i -= 1) {
-      const w = waiting[i] as UplinkLogWriter['waiting'][number];
-      const n = kept.get(w.entry.integrationId) ?? 0;
-      if (n >= LORAWAN_LOG_SIZE) continue;
-      kept.set(w.entry.integrationId, n + 1);
-      rows.push(w);
-    }
-    rows.reverse();
-    await this.db.insert(lorawanUplinkLog).values(
-      rows.map(({ entry: e, body, truncated }) => ({
-        integrationId: e.integrationId,
-        receivedAt: e.receivedAt,
-        event: e.event,
-        devEui: e.devEui,
-        tangramId: e.tangramId,
-        outcome: e.outcome,
-        reason: e.reason,
-        detail: e.detail,
-        points: e.points,
-        status: e.status,
-        body,
-        truncated,
-      })),
-    );
+  private async write(waiting: Map<number, TWaiting[]>, counts: UplinkLogWriter['counts']): Promise<void> {
+    const rows = [...waiting.values()].flat().sort((a, b) => a.seq - b.seq);
+    const bodies = rows.map((r) => loggedBody(r.entry.body));
+    const column = <T>(of: (e: TUplinkRecord) => T) => rows.map((r) => of(r.entry));
+    await this.db.execute(sql`
+      insert into ${lorawanUplinkLog}
+        (integration_id, received_at, event, dev_eui, tangram_id, outcome, reason, detail, points, status, body, truncated)
+      select * from unnest(
+        ${numberColumn(column((e) => e.integrationId))}::text::int[],
+        ${numberColumn(column((e) => e.receivedAt))}::text::bigint[],
+        ${textArray(column((e) => e.event))}::text::text[],
+        ${textArray(column((e) => e.devEui))}::text::text[],
+        ${textArray(column((e) => e.tangramId))}::text::text[],
+        ${textArray(column((e) => e.outcome))}::text::text[],
+        ${textArray(column((e) => e.reason))}::text::text[],
+        ${textArray(column((e) => e.detail))}::text::text[],
+        ${numberColumn(column((e) => e.points))}::text::int[],
+        ${numberColumn(column((e) => e.status))}::text::int[],
+        ${textArray(bodies.map((b) => b.body))}::text::text[],
+        ${textArray(bodies.map((b) => String(b.truncated)))}::text::boolean[])`);
     // Every integration's counters in one statement: a batch may hold hundreds of integrations.
     const totals = [...counts];
+    const ids = numberColumn(totals.map(([id]) => id));
     await this.db.execute(sql`
       update ${lorawanIntegrations} as i set
         uplinks_stored = i.uplinks_stored + c.stored,
         uplinks_refused = i.uplinks_refused + c.refused,
         events_ignored = i.events_ignored + c.ignored,
         last_received_at = greatest(i.last_received_at, c.last_received_at)
-      from unnest(${numberColumn(totals.map(([id]) => id))}::text::int[],
+      from unnest(${ids}::text::int[],
         ${numberColumn(totals.map(([, c]) => c.stored))}::text::int[],
         ${numberColumn(totals.map(([, c]) => c.refused))}::text::int[],
         ${numberColumn(totals.map(([, c]) => c.ignored))}::text::int[],
         ${numberColumn(totals.map(([, c]) => c.lastReceivedAt))}::text::bigint[])
         as c(id, stored, refused, ignored, last_received_at)
       where i.id = c.id`);
-    const ids = [...counts.keys()];
+    // Per integration, the id of its newest row past the LORAWAN_LOG_SIZE kept (read from the (integration, id)
+    // index), and every row up to it deleted.
     await this.db.execute(sql`
-      delete from ${lorawanUplinkLog} where id in (
-        select id from (
-          select id, row_number() over (partition by integration_id order by id desc) as n
-          from ${lorawanUplinkLog} where integration_id in (${sql.join(
-            ids.map((id) => sql`${id}`),
-            sql`, `,
-          )})
-        ) ranked where n > ${LORAWAN_LOG_SIZE})`);
+      delete from ${lorawanUplinkLog} as l using (
+        select c.id, (
+          select u.id from ${lorawanUplinkLog} as u where u.integration_id = c.id
+          order by u.id desc offset ${LORAWAN_LOG_SIZE} limit 1
+        ) as newest_dropped
+        from unnest(${ids}::text::int[]) as c(id)
+      ) as k
+      where l.integration_id = k.id and l.id <= k.newest_dropped`);
   }
 }
 
