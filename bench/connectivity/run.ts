@@ -16,16 +16,22 @@
  *   env: BENCH_ROUNDS (3), BENCH_SECONDS (6) measured per phase after BENCH_WARMUP_S (2), BENCH_IN_FLIGHT (200),
  *        BENCH_PACED_RATE (msg/s), BENCH_MQTT_DEVICES (100), BENCH_GATEWAY_DEVICES (100), BENCH_HTTP_DEVICES (3000:
  *        the HTTP API allows 100 requests per 10 s per token), BENCH_LORAWAN_PROJECTS (30: ten integrations each, 1000
- *        requests per 10 s per integration), BENCH_LORAWAN_MQTT_PROJECTS (2: ten integrations over ChirpStack's MQTT
+ *        requests per 10 s per integration), BENCH_LORAWAN_DEVICES (200 per LoRaWAN project, a tenth behind each
+ *        of its integrations), BENCH_LORAWAN_MQTT_PROJECTS (2: ten integrations over ChirpStack's MQTT
  *        integration each, on a Mosquitto of the bench's own), BENCH_POOL (20) database connections, BENCH_WAYS (all;
- *        native always)
+ *        native always), BENCH_PROFILE (ways: a V8 CPU profile of the server's process over that way's closed loop in
+ *        the last round, printed as self time per message by package and function and written to
+ *        /tmp/bench-connectivity-<way>.cpuprofile), BENCH_STATEMENTS (1: the server's SQL statements per message of
+ *        each way's last closed loop, by their first words)
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import pg from 'pg';
 import { availableParallelism, loadavg } from 'node:os';
 import { startMosquitto } from '@tessera/server/testing';
 import { startBenchServer } from '../support/bench-server.js';
 import { fmt, percentile, printTable } from '../overload/stats.js';
 import { cpuMsBetween, cpuMsByComm, machineCpuMs } from '../support/proc-cpu.js';
+import { printSummary, startProfiling } from '../http/profile.js';
 import { type TLoadCommand, type TLoadReport, type TPhaseReport, type TWay, WAYS } from './load.js';
 import { buildConnectivitySetup, type TConnectivityShape } from './setup.js';
 
@@ -36,12 +42,16 @@ const PACED_RATE = process.env.BENCH_PACED_RATE ? Number(process.env.BENCH_PACED
 const POOL = Number(process.env.BENCH_POOL ?? 20);
 /** BENCH_WAYS: a comma-separated subset of the ways to run (native, the baseline, always runs). */
 const ONLY = process.env.BENCH_WAYS?.split(',');
+/** BENCH_STATEMENTS: count the statements every pg client of this process sends (the server's included). */
+const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
+/** BENCH_PROFILE: the ways whose last closed loop is profiled. */
+const PROFILE = new Set(process.env.BENCH_PROFILE?.split(',') ?? []);
 const SHAPE: TConnectivityShape = {
   mqttDevices: Number(process.env.BENCH_MQTT_DEVICES ?? 100),
   gatewayDevices: Number(process.env.BENCH_GATEWAY_DEVICES ?? 100),
   httpDevices: Number(process.env.BENCH_HTTP_DEVICES ?? 3000),
   lorawanProjects: Number(process.env.BENCH_LORAWAN_PROJECTS ?? 30),
-  lorawanDevicesPerProject: 200,
+  lorawanDevicesPerProject: Number(process.env.BENCH_LORAWAN_DEVICES ?? 200),
   lorawanMqttProjects: Number(process.env.BENCH_LORAWAN_MQTT_PROJECTS ?? 2),
   inFlight: Number(process.env.BENCH_IN_FLIGHT ?? 200),
 };
@@ -74,6 +84,24 @@ class Load {
       this.child.send(cmd);
     });
   }
+}
+
+/** Statements sent since the last {@link takeStatements}, by their first words. */
+let statements = new Map<string, number>();
+if (STATEMENTS) {
+  const query = pg.Client.prototype.query as (...args: unknown[]) => unknown;
+  pg.Client.prototype.query = function countedQuery(this: pg.Client, ...args: unknown[]) {
+    const first = args[0] as string | { text?: string } | undefined;
+    const text = typeof first === 'string' ? first : (first?.text ?? '?');
+    const key = text.replace(/\s+/g, ' ').trim().slice(0, 60);
+    statements.set(key, (statements.get(key) ?? 0) + 1);
+    return query.apply(this, args);
+  } as typeof pg.Client.prototype.query;
+}
+function takeStatements(): Map<string, number> {
+  const taken = statements;
+  statements = new Map();
+  return taken;
 }
 
 const median = (xs: number[]): number => percentile(xs, 50);
@@ -129,10 +157,23 @@ async function main(): Promise<void> {
     const t0 = performance.now();
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const way of ways) {
+        const profiling = round === ROUNDS && PROFILE.has(way) ? await startProfiling() : null;
+        takeStatements();
         const self0 = process.cpuUsage();
         const pg0 = cpuMsByComm('postgres');
         const r = await runWay(way, { kind: 'run', way, mode: 'closed', warmupS: WARMUP_S, seconds: SECONDS, ratePerS: 0 });
         const self = process.cpuUsage(self0);
+        const sent = takeStatements();
+        if (STATEMENTS && round === ROUNDS) {
+          const all = [...sent.values()].reduce((a, b) => a + b, 0);
+          console.log(`  statements of ${way} (closed loop, warm-up included): ${fmt(all / Math.max(1, r.ackedAll))} per message`);
+          for (const [k, n] of [...sent].sort((a, b) => b[1] - a[1]).slice(0, 8))
+            console.log(`    ${(n / Math.max(1, r.ackedAll)).toFixed(4)}  ${k}`);
+        }
+        if (profiling) {
+          const summary = await profiling.stop(`/tmp/bench-connectivity-${way}.cpuprofile`);
+          printSummary(`profile of the server, ${way} closed loop (warm-up included)`, summary, r.ackedAll);
+        }
         const cpu = {
           serverUs: ((self.user + self.system) / Math.max(1, r.ackedAll)) as number,
           pgUs: (cpuMsBetween(pg0, cpuMsByComm('postgres')) * 1000) / Math.max(1, r.ackedAll),
