@@ -2,8 +2,9 @@
  * Past days of raw telemetry for the storage benches: each day gets its hot partition the way the storage job makes
  * one (`createDayPartition`) and is filled by one SQL statement per day — devices × keys, a point every `periodS`
  * seconds with 0–19 ms of sampling jitter, received 40–239 ms later, one value. Cold once the hot window has passed,
- * these are what the storage job compresses (and, past a project's retention, expires). Rollups are not written:
- * compression and expiry of raw points do not read them.
+ * these are what the storage job compresses (and, past a project's retention, expires). Rollups are not written
+ * with them (compression and expiry of raw points do not read them); `backfillRollups` derives a day's from its
+ * points for the benches that expire rollups.
  */
 import { DAY_MS } from '@tessera/contracts';
 import type { Database } from '@tessera/server';
@@ -41,4 +42,32 @@ export async function backfillDay(database: Database, deviceIds: readonly number
     [dayStart, periodS, deviceIds, ids],
   );
   return rowCount ?? 0;
+}
+
+/**
+ * Writes the 1-minute and 1-hour rollup rows of day `dayStart` (epoch ms, midnight UTC) from its raw points in its hot
+ * partition (count, v1 min/max/sum, first and last), as ingest would have. Answers the rows written.
+ */
+export async function backfillRollups(database: Database, dayStart: number): Promise<number> {
+  const client = await database.pool!.connect();
+  try {
+    // one statement per bucket size over a day's millions of rows: longer than the server's statement timeout
+    await client.query('set statement_timeout = 0');
+    let rows = 0;
+    for (const bucketMs of [60_000, 3_600_000]) {
+      const { rowCount } = await client.query(
+        `insert into telemetry_rollup (device_id, key, bucket_ms, bucket_ts, count, v1_min, v1_max, v1_sum, first_ts, first_v1, last_ts, last_v1)
+         select t.device_id, k.key, $2::int, t.ts / $2 * $2, count(*), min(t.v1), max(t.v1), sum(t.v1::numeric),
+           min(t.ts), (array_agg(t.v1 order by t.ts))[1], max(t.ts), (array_agg(t.v1 order by t.ts desc))[1]
+         from telemetry t join telemetry_keys k on k.id = t.key_id
+         where t.ts >= $1::bigint and t.ts < $1::bigint + ${DAY_MS} group by 1, 2, 3, 4`,
+        [dayStart, bucketMs],
+      );
+      rows += rowCount ?? 0;
+    }
+    return rows;
+  } finally {
+    await client.query('reset statement_timeout').catch(() => undefined);
+    client.release();
+  }
 }
