@@ -20,7 +20,8 @@
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:storage-alongside -w @tessera/bench
  *   env: ALONGSIDE_ROUNDS (2: idle, job, job, idle), ALONGSIDE_SECONDS (20) measured per phase after
  *        ALONGSIDE_WARMUP_S (3), ALONGSIDE_DEVICES (100), ALONGSIDE_WINDOW (10), ALONGSIDE_PERIOD_S (10),
- *        ALONGSIDE_EXPIRED_DAYS (1), ALONGSIDE_KEPT_DAYS (1)
+ *        ALONGSIDE_EXPIRED_DAYS (1), ALONGSIDE_KEPT_DAYS (1), ALONGSIDE_SLICE_POINTS (the job's default, slices.ts);
+ *        the job's pace: the server's TELEMETRY_STORAGE_BUSY_PERCENT
  */
 import { runTelemetryStorage } from '@tessera/server';
 import { prepareHotPartitions } from '../../apps/server/src/modules/telemetry-store/storage-job.js';
@@ -37,6 +38,7 @@ const WINDOW = Number(process.env.ALONGSIDE_WINDOW ?? 10);
 const PERIOD_S = Number(process.env.ALONGSIDE_PERIOD_S ?? 10);
 const EXPIRED_DAYS = Number(process.env.ALONGSIDE_EXPIRED_DAYS ?? 1);
 const KEPT_DAYS = Number(process.env.ALONGSIDE_KEPT_DAYS ?? 1);
+const SLICE_POINTS = process.env.ALONGSIDE_SLICE_POINTS ? Number(process.env.ALONGSIDE_SLICE_POINTS) : undefined;
 const RETENTION_DAYS = 7;
 
 interface TPhase {
@@ -55,7 +57,11 @@ interface TPhase {
 async function main(): Promise<void> {
   const bench = await startBenchServer({ devices: DEVICES, poolSize: 20, telemetryStorageIntervalMs: 0 });
   const { database, server, project } = bench;
-  const settings = { hotWindowMs: server.ctx.config.telemetryHotWindowMs, busyPercent: server.ctx.config.telemetryStorageBusyPercent };
+  const settings = {
+    hotWindowMs: server.ctx.config.telemetryHotWindowMs,
+    busyPercent: server.ctx.config.telemetryStorageBusyPercent,
+    compressSlicePoints: SLICE_POINTS,
+  };
   // As the server does before it listens when its job is on: today's points go to today's partition, not the default.
   await prepareHotPartitions(database, settings);
   const load = new LoadProcess();
@@ -67,7 +73,7 @@ async function main(): Promise<void> {
     await database.pool!.query('insert into project_retention (project_id, raw_days) values ($1, $2)', [project.projectId, RETENTION_DAYS]);
     await load.run({ kind: 'connect', port: server.mqttPort as number, devices: project.devices });
     console.log(
-      `storage alongside ingest: ${DEVICES} devices × ${WINDOW} 1-point QoS 1 publishes in flight, ${SECONDS} s per phase after ${WARMUP_S} s; each job phase: ${EXPIRED_DAYS} expired + ${KEPT_DAYS} kept cold days of ${DEVICES} devices × 4 keys every ${PERIOD_S} s; job busy at most ${settings.busyPercent} %`,
+      `storage alongside ingest: ${DEVICES} devices × ${WINDOW} 1-point QoS 1 publishes in flight, ${SECONDS} s per phase after ${WARMUP_S} s; each job phase: ${EXPIRED_DAYS} expired + ${KEPT_DAYS} kept cold days of ${DEVICES} devices × 4 keys every ${PERIOD_S} s; job busy at most ${settings.busyPercent} %, slices of ${settings.compressSlicePoints ?? 'the default'} points`,
     );
     const phases: TPhase[] = [];
     for (let round = 0; round < ROUNDS; round += 1) {
