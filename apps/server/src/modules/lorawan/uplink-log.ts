@@ -55,6 +55,12 @@ function textArray(values: readonly (string | null)[]): string {
   return `${text}}`;
 }
 
+/** Why a write failed, without the statement and parameters a query error carries (the driver's error, or the error). */
+function causeOf(err: unknown): string {
+  const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+  return cause instanceof Error ? cause.message : String(cause);
+}
+
 /** How long an entry may wait to be written with others, in milliseconds. */
 export const UPLINK_LOG_FLUSH_MS = 1000;
 
@@ -115,7 +121,8 @@ export class UplinkLogWriter {
       counts.size === 0
         ? undefined
         : this.write(waiting, counts).catch((err: unknown) =>
-            this.log.warn({ err, integrations: counts.size }, 'LoRaWAN payloads not logged'),
+            // The cause only: the failed statement's text would carry every body of the batch into the log line.
+            this.log.warn({ err: causeOf(err), integrations: counts.size }, 'LoRaWAN payloads not logged'),
           ),
     );
     return this.writing;
