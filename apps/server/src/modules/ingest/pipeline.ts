@@ -12,6 +12,7 @@ import type { Logger } from 'pino';
 import type { TIngestBacklog } from '../../core/context.js';
 import { type Db, INGEST_POOL_SIZE } from '../../db/client.js';
 import { type TBatchResult, writeIngestBatch } from '../telemetry/write.js';
+import { LastSeenWrites } from '../telemetry/last-seen-writes.js';
 import { AckOrder, type TAckTurn } from './ack-order.js';
 import { AdmissionGate } from './admission.js';
 import {
@@ -34,7 +35,6 @@ import { ReadGate, type TReadGate } from './read-gate.js';
 import { refileAfter } from './refile.js';
 import { ThrottledLog } from '../../core/throttled-log.js';
 import { DeviceBuckets, newestTsOf } from './token-bucket.js';
-
 export { IngestClosedError } from './commit.js';
 export type { TCommittedRows } from './batch.js';
 export { INGEST_WAYS, type TIngestCounters, type TIngestWay } from './ingest-counters.js';
@@ -106,6 +106,7 @@ export class IngestPipeline {
   private readonly reading: ReadGate;
   private readonly buckets: DeviceBuckets;
   private readonly warn: ThrottledLog;
+  private readonly lastSeen = new LastSeenWrites(); // a batch writes a device's row only when it is due
   private onCommitted: ((rows: TCommittedRows) => void) | null = null;
   private observeBatch: TBatchObserver | null = null;
   private open = 0;
@@ -361,7 +362,7 @@ export class IngestPipeline {
     const turn = this.ackOrder.begin();
     const startedAt = performance.now();
     const writing: Promise<void> = commitBatch(batch, {
-      write: (b) => (this.opts.writeBatch ?? writeIngestBatch)(this.opts.db, b),
+      write: (b) => (this.opts.writeBatch ?? writeIngestBatch)(this.opts.db, b, { lastSeen: this.lastSeen }),
       log: this.opts.log,
       isClosing: () => this.closing,
       onFailure: () => {

@@ -6,6 +6,7 @@
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { TRejectedIn, TStatusRowIn, TTelemetryRowIn } from './rows.js';
+import type { LastSeenWrites } from './last-seen-writes.js';
 import { ranksAfter } from './latest-order.js';
 import { numberColumn, textColumn } from './write-arrays.js';
 
@@ -69,8 +70,17 @@ export const DEVICES_CTE: SQL = sql`devices_locked as (
       as s(device_id, first_ts, last_ts, status_ts, status_recv_ts, status_value) on s.device_id = devices_locked.id
     where devices.id = s.device_id)`;
 
-/** {@link DEVICES_CTE}'s parameters for the devices of `telemetry` and `status`, or null when there are none. */
-export function devicesParams(telemetry: readonly TTelemetryRowIn[], status: readonly TStatusRowIn[]): Record<string, string> | null {
+/**
+ * {@link DEVICES_CTE}'s parameters for the devices of `telemetry` and `status`, or null when there are none. With
+ * `lastSeen`, a device without a status word in the batch whose heard-from time is current there is left out (its row
+ * is neither locked nor written); `written` then receives each device left in and its newest receive time.
+ */
+export function devicesParams(
+  telemetry: readonly TTelemetryRowIn[],
+  status: readonly TStatusRowIn[],
+  lastSeen?: LastSeenWrites,
+  written?: Map<number, number>,
+): Record<string, string> | null {
   const touched = new Map<number, TDeviceTouch>();
   for (const rows of [telemetry, status]) {
     for (const r of rows) {
@@ -85,6 +95,12 @@ export function devicesParams(telemetry: readonly TTelemetryRowIn[], status: rea
   for (const r of status) {
     const t = touched.get(r.deviceId) as TDeviceTouch;
     if (!t.status || ranksAfter(r, t.status)) t.status = r;
+  }
+  if (lastSeen) {
+    for (const [id, t] of touched) {
+      if (t.status === null && lastSeen.isCurrent(id, t.last)) touched.delete(id);
+      else written?.set(id, t.last);
+    }
   }
   if (touched.size === 0) return null;
   const ids = [...touched.keys()].sort((a, b) => a - b);

@@ -4,6 +4,7 @@ import { openTestDatabase, TEST_DB_KIND } from '../../../test/helpers.js';
 import { rowsOf, type Database } from '../../db/client.js';
 import { runMigrations } from '../../db/migrate.js';
 import { buildDeviceProject } from '../../../test/device-factory.js';
+import { LastSeenWrites } from './last-seen-writes.js';
 import { type TTelemetryRowIn, writeIngestBatch } from './write.js';
 
 const T0 = Date.UTC(2026, 0, 1, 10, 0, 0); // a whole hour
@@ -219,5 +220,44 @@ describe(`writeIngestBatch (${TEST_DB_KIND})`, () => {
     expect(Number(after[0].n)).toBe(Number(before[0].n));
     const latest = await q<{ n: number }>(sql`select count(*)::int as n from telemetry_latest where key = 'atomic'`);
     expect(latest[0].n).toBe(0);
+  });
+
+  it("writes a device's heard-from time once a second at most, a status word at once", async () => {
+    const { devices } = await buildDeviceProject(database.db, { count: 1 });
+    const id = devices[0].id;
+    const lastSeen = new LastSeenWrites(1_000);
+    const seen = async () => {
+      const [d] = await q<{ last_seen_at: number; first_seen_at: number; status_value: number | null }>(
+        sql`select last_seen_at, first_seen_at, status_value from devices where id = ${id}`,
+      );
+      return [Number(d.first_seen_at), Number(d.last_seen_at), d.status_value === null ? null : Number(d.status_value)];
+    };
+    const at = (recvMs: number) => ({ ...empty, telemetry: [pt(id, 'seen', recvMs - 50, 1)] });
+    await writeIngestBatch(database.db, at(T0), { lastSeen });
+    expect(await seen()).toEqual([T0, T0, null]);
+    // 900 ms later: the row is left alone
+    await writeIngestBatch(database.db, at(T0 + 900), { lastSeen });
+    expect(await seen()).toEqual([T0, T0, null]);
+    // a status word is written at once, with the heard-from time of its batch
+    await writeIngestBatch(
+      database.db,
+      { ...empty, status: [{ deviceId: id, ts: T0 + 950, svcRecvTs: T0 + 950, value: 4 }] },
+      { lastSeen },
+    );
+    expect(await seen()).toEqual([T0, T0 + 950, 4]);
+    // a second past the last written time: written again
+    await writeIngestBatch(database.db, at(T0 + 1_949), { lastSeen });
+    expect((await seen())[1]).toBe(T0 + 950);
+    await writeIngestBatch(database.db, at(T0 + 1_950), { lastSeen });
+    expect((await seen())[1]).toBe(T0 + 1_950);
+    // a batch that fails commits nothing, so the next one writes the row
+    const failing = {
+      ...at(T0 + 2_950),
+      rejected: [{ deviceId: 2 ** 40, reason: 'malformed' as const, count: 1 }], // out of int range: the statement fails
+    };
+    await expect(writeIngestBatch(database.db, failing, { lastSeen })).rejects.toThrow();
+    // (had it counted, 3,000 would be within a second of it)
+    await writeIngestBatch(database.db, at(T0 + 3_000), { lastSeen });
+    expect((await seen())[1]).toBe(T0 + 3_000);
   });
 });

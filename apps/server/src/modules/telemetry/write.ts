@@ -19,6 +19,7 @@ import pg from 'pg';
 import type { Db } from '../../db/client.js';
 import { DEVICES_CTE, devicesParams, INGEST_STATS_CTE, ingestStatsParams, STATUS_CTE, statusParams } from './write-sql.js';
 import { keyIdsOf } from './key-ids.js';
+import type { LastSeenWrites } from './last-seen-writes.js';
 import { TELEMETRY_CTES, telemetryParams } from './write-telemetry.js';
 import { VALUES_CTES, valuesParams } from './write-values.js';
 import { sortStatus, sortTelemetry } from './write-sort.js';
@@ -59,12 +60,21 @@ interface TRawClient {
   query(textOrConfig: string | { name: string; text: string; values: unknown[] }, values?: unknown[]): Promise<{ rows: { n: number }[] }>;
 }
 
+/** What the ingest pipeline keeps across batches for the writer. */
+export interface TIngestWriteOptions {
+  /**
+   * The heard-from times this process committed: a device's row is written only when its `last_seen_at` is due
+   * (last-seen-writes.ts); without it, every device of the batch is written.
+   */
+  lastSeen?: LastSeenWrites;
+}
+
 /**
  * Writes `batch` atomically in one statement, through the driver itself (pg: a named statement, so each connection
  * parses and plans it once; PGlite: the same text each time). Drizzle renders each statement's text once.
  * @throws the database error when the statement fails (nothing of the batch is stored).
  */
-export async function writeIngestBatch(db: Db, batch: TIngestBatch): Promise<TBatchResult> {
+export async function writeIngestBatch(db: Db, batch: TIngestBatch, opts: TIngestWriteOptions = {}): Promise<TBatchResult> {
   // ids of the numeric points' keys (the raw table's); a point of a non-numeric key (a `value`) keeps its text
   const numericKeys = new Set<string>();
   for (const r of batch.telemetry) if (r.value === undefined) numericKeys.add(r.key);
@@ -78,10 +88,12 @@ export async function writeIngestBatch(db: Db, batch: TIngestBatch): Promise<TBa
     telemetry = points.filter((r) => r.value === undefined);
     valued = points.filter((r) => r.value !== undefined);
   }
+  // Devices whose row the statement writes, with their newest receive time (told to opts.lastSeen once committed).
+  const written = new Map<number, number>();
   const parts = [
     telemetry.length > 0 ? telemetryParams(telemetry, keyIds) : null,
     statusParams(status),
-    devicesParams(points, status),
+    devicesParams(points, status, opts.lastSeen, written),
     ingestStatsParams(batch.rejected, Date.now()),
     valued.length > 0 ? valuesParams(valued) : null,
   ];
@@ -99,5 +111,6 @@ export async function writeIngestBatch(db: Db, batch: TIngestBatch): Promise<TBa
   const res =
     client instanceof pg.Pool ? await client.query({ name: st.name, text: st.text, values }) : await client.query(st.text, values);
   const n = Number(res.rows[0].n);
+  if (opts.lastSeen) for (const [deviceId, lastSeenMs] of written) opts.lastSeen.committed(deviceId, lastSeenMs);
   return { inserted: n, duplicates: batch.telemetry.length - n };
 }
