@@ -24,6 +24,7 @@ import {
 import { valueOrNaN, type TLatestPoint } from './device-values.js';
 import { emptyCounters, evaluateDevice, type TRuleEngineCounters } from './evaluate-device.js';
 import { AlertPublisher } from '../alerts/live-publisher.js';
+import { AlertRefresher } from './flows/alert-refresher.js';
 import type { TEngineDeps } from './outcome.js';
 import { ProjectRuleCache } from './project-cache.js';
 import type { RuleChangeHub } from './rule-changes.js';
@@ -76,6 +77,7 @@ export class RuleEngine {
     this.deps = {
       db: ctx.db,
       log: ctx.log,
+      alerts: new AlertRefresher(ctx.db),
       now: opts.now ?? Date.now,
       notifier: opts.notifier,
       publishAlert: (id) => this.publisher.changed(id),

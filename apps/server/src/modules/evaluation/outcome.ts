@@ -9,7 +9,7 @@
  *   once per interval, claimed in alert_rule_states.
  * Every decision that two replicas could both take is taken by one conditional statement in the database.
  */
-import { claimRepeat, markNotified, resolveCleared, touchActiveAlert, upsertAlert, type TAlertTouch } from '../alerts/alert-store.js';
+import { claimRepeat, markNotified, resolveCleared, touchActiveAlert, type TAlertTouch } from '../alerts/alert-store.js';
 import { notifyActions, notifyAlert, runCommands, triggerOf } from './fire.js';
 import { ruleNameOf } from './rule-set.js';
 import { claimFire, writeTransition, type TRuleStateKey } from './rule-state-store.js';
@@ -95,20 +95,25 @@ async function alertRuleTrue(
     message: alert.message,
   };
   // Edge: only the false → true evaluation may open an alert; later ones count on the active one, if any.
-  const touch: TAlertTouch | null =
-    m.level || m.becameTrue ? await upsertAlert(deps.db, target, trigger, m.now) : await touchActiveAlert(deps.db, key, trigger, m.now);
+  let touch: TAlertTouch | null;
+  let opened = false;
+  if (m.level || m.becameTrue) {
+    const raise = await deps.alerts.raise(target, trigger, m.now);
+    touch = raise.touch;
+    opened = raise.opened;
+  } else touch = await touchActiveAlert(deps.db, key, trigger, m.now);
   if (!touch) return 'true';
   deps.publishAlert(touch.id);
   let reason: 'opened' | 'repeat' | null = null;
-  if (touch.inserted) reason = 'opened';
+  if (opened) reason = 'opened';
   else if (m.level && !touch.flapping && (touch.notifiedAt ?? touch.firstSeenAt) <= m.now - m.intervalMs) {
     if (await claimRepeat(deps.db, touch.id, m.now, m.intervalMs)) reason = touch.notifiedAt === null ? 'opened' : 'repeat';
   }
   if (!reason) return 'true';
   if (!touch.flapping) {
-    if (touch.inserted) await markNotified(deps.db, touch.id, m.now);
+    if (opened) await markNotified(deps.db, touch.id, m.now);
     await notifyAlert(deps, ev, touch.id, reason, m.now);
   }
   runCommands(deps, ev);
-  return touch.inserted ? 'opened' : 'fired';
+  return opened ? 'opened' : 'fired';
 }

@@ -7,6 +7,7 @@ import type { Db } from '../../db/client.js';
 import type { TCommand } from '../device-control/command-channel.js';
 import type { TIngestDevice } from '../ingest/directory.js';
 import type { TRuleNotifier } from '../notifications/types.js';
+import type { AlertRefresher } from './flows/alert-refresher.js';
 import type { TCompiledRule } from './compile-program.js';
 import type { TRuleRuntime } from './device-state.js';
 import type { TEvalFrame } from './frame.js';
@@ -17,6 +18,11 @@ import type { TTruth } from './truth.js';
 export interface TEngineDeps {
   db: Db;
   log: Logger;
+  /**
+   * Opens or counts on alerts: the raises of concurrent evaluations go to the database together, one statement
+   * (one commit) for all (flows/alert-refresher.ts).
+   */
+  alerts: AlertRefresher;
   /** Server time (ms) for alerts, intervals and flapping; injectable so tests need not wait. */
   now: () => number;
   notifier: TRuleNotifier;

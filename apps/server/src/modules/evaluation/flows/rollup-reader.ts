@@ -83,16 +83,22 @@ export class RollupReader {
     );
     this.statements += 1;
     return rowsOf<TRow>(
+      // One primary-key range scan per request (the lateral subquery is parameterised by it): the plan does not hang
+      // on the table's statistics, which lag far behind its size while hot buckets are rewritten by every batch.
       await this.db.execute(sql`
-        select q.i, sum(r.count) as n,
-          min(r.v1_min) as mn1, max(r.v1_max) as mx1, sum(r.v1_sum) as s1,
-          min(r.v2_min) as mn2, max(r.v2_max) as mx2, sum(r.v2_sum) as s2,
-          min(r.v3_min) as mn3, max(r.v3_max) as mx3, sum(r.v3_sum) as s3,
-          (array_agg(r.first_v1 order by r.first_ts asc))[1] as first, (array_agg(r.last_v1 order by r.last_ts desc))[1] as last
+        select q.i, a.*
         from jsonb_to_recordset(${asked}::jsonb) as q(i int, device_id int, key text, bucket_ms int, from_ts bigint, to_ts bigint)
-        join telemetry_rollup r on r.device_id = q.device_id and r.key = q.key and r.bucket_ms = q.bucket_ms
-          and r.bucket_ts >= q.from_ts and r.bucket_ts <= q.to_ts
-        group by q.i`),
+        cross join lateral (
+          select sum(r.count) as n,
+            min(r.v1_min) as mn1, max(r.v1_max) as mx1, sum(r.v1_sum) as s1,
+            min(r.v2_min) as mn2, max(r.v2_max) as mx2, sum(r.v2_sum) as s2,
+            min(r.v3_min) as mn3, max(r.v3_max) as mx3, sum(r.v3_sum) as s3,
+            (array_agg(r.first_v1 order by r.first_ts asc))[1] as first, (array_agg(r.last_v1 order by r.last_ts desc))[1] as last
+          from telemetry_rollup r
+          where r.device_id = q.device_id and r.key = q.key and r.bucket_ms = q.bucket_ms
+            and r.bucket_ts >= q.from_ts and r.bucket_ts <= q.to_ts
+        ) as a
+        where a.n is not null`),
     );
   }
 }
