@@ -21,9 +21,10 @@ import { auditRows, lastAudit } from './audit.fixtures.js';
 describe(`audit log: what each kind of change records (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
   let vendor: TBuiltAccount;
+  let other: TBuiltAccount;
   let built: TBuiltProject;
   beforeAll(async () => {
-    ({ server, vendor } = await startTwoTenants({ trustProxy: ['127.0.0.1'] }));
+    ({ server, vendor, other } = await startTwoTenants({ trustProxy: ['127.0.0.1'] }));
     built = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId });
   });
   afterAll(() => server.stop());
@@ -92,6 +93,35 @@ describe(`audit log: what each kind of change records (${TEST_DB_KIND})`, () => 
     const all = JSON.stringify(await auditRows(db(), { tenantId: vendor.tenantId }));
     expect(all).not.toContain(reg.body.device_secret);
     expect(all).not.toContain(rotated.body.device_secret);
+  });
+
+  it("records a device's name and nickname changes (v1 and v2 routes), and nothing for another tenant's device", async () => {
+    const { tangramId } = built.devices[0];
+    const rename = await server.api('PUT', paths.device(tangramId), { ...as(vendor.token), body: { name: 'Boiler', nickname: 'b1' } });
+    expect(rename.status).toBe(200);
+    const renamed = await lastAudit(db(), { entityType: 'device', entityId: tangramId, action: 'update' });
+    expect(renamed).toMatchObject({
+      tenantId: vendor.tenantId,
+      actorAccountId: vendor.accountId,
+      actorEmail: vendor.email,
+      ip: '203.0.113.7',
+      route: 'PUT /frontstage/v1/devices/:tangramId',
+    });
+    expect(renamed.changes).toEqual({
+      name: { before: expect.stringMatching(/^dev /), after: 'Boiler' },
+      nickname: { before: '', after: 'b1' },
+    });
+
+    const v2 = await server.api('PUT', paths.deviceV2(tangramId), { token: vendor.token, body: { nickname: 'b2' } });
+    expect(v2.status).toBe(200);
+    const second = await lastAudit(db(), { entityType: 'device', entityId: tangramId, action: 'update' });
+    expect(second.route).toBe('PUT /frontstage/v1/v2/devices/:tangramId');
+    expect(second.changes).toEqual({ nickname: { before: 'b1', after: 'b2' } });
+
+    const count = (await auditRows(db(), { entityType: 'device', entityId: tangramId })).length;
+    const refused = await server.api('PUT', paths.device(tangramId), { token: other.token, body: { nickname: 'x' } });
+    expect(refused.status).toBe(404);
+    expect((await auditRows(db(), { entityType: 'device', entityId: tangramId })).length).toBe(count);
   });
 
   it('records a sensor change, a project rule, a platform rule and a role with its grants', async () => {

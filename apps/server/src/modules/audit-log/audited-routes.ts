@@ -100,8 +100,21 @@ export const AUDITED_ROUTES: Readonly<Record<string, TAuditRoute>> = {
   // Devices and their secrets.
   [`POST ${F}/projects/:id/devices`]: { entity: 'device', action: 'create', id: answerField('tangram_id'), snapshot: device },
   [`POST ${F}/projects/:id/devices/bulk`]: { entity: 'project', action: 'create_devices', id: param('id'), withBody: true },
-  [`PUT ${F}/devices/:tangramId`]: { entity: 'device', action: 'update', id: param('tangramId'), snapshot: device },
-  [`PUT ${F}/v2/devices/:tangramId`]: { entity: 'device', action: 'update', id: param('tangramId'), snapshot: device },
+  // Their handler reports the row it read and the row its UPDATE returned (handler-rows.ts): no read of its own.
+  [`PUT ${F}/devices/:tangramId`]: {
+    entity: 'device',
+    action: 'update',
+    id: param('tangramId'),
+    snapshot: device,
+    handlerRows: device.fromRow,
+  },
+  [`PUT ${F}/v2/devices/:tangramId`]: {
+    entity: 'device',
+    action: 'update',
+    id: param('tangramId'),
+    snapshot: device,
+    handlerRows: device.fromRow,
+  },
   [`POST ${F}/devices/:tangramId/secret`]: { entity: 'device', action: 'rotate_secret', id: param('tangramId'), snapshot: device },
   [`POST ${F}/devices/:tangramId/remoteControl/sensorCommand`]: {
     entity: 'device',

@@ -2,8 +2,9 @@
  * The one mechanism that records changes (docs/decisions/audit-log.md "How"): when a route is registered, a mutating
  * one (POST, PUT, PATCH, DELETE) gets two hooks of its own — after its auth and validation, a preHandler reads the
  * entity's snapshot before the change; when it answers with success, an onSend reads the snapshot after and writes the
- * entry before the answer leaves. Which entity, id and snapshot: audited-routes.ts. No handler changes.
- * Reads and ingest are never recorded.
+ * entry before the answer leaves. Which entity, id and snapshot: audited-routes.ts. No handler changes, but where a
+ * route's spec says `handlerRows`: there the handler reports the rows it read and wrote (handler-rows.ts) and neither
+ * read is made. Reads and ingest are never recorded.
  */
 import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
@@ -14,6 +15,7 @@ import { defaultAuditRoute } from './default-route.js';
 import { bodyChanges, diffFields } from './changes.js';
 import { LOGIN_ROUTE, loginEntry } from './login-audit.js';
 import { AuditWriter } from './audit-writer.js';
+import { reportedRows } from './handler-rows.js';
 import type { TAuditEntryInput } from './record.js';
 import type { TAuditRoute, TIdSource } from './route-spec.js';
 import { accountByEmail, type TSnapshot } from './snapshots.js';
@@ -76,13 +78,40 @@ async function actorOf(db: Db, request: FastifyRequest): Promise<Pick<TAuditEntr
   };
 }
 
-/** The entry of a change `spec` describes, answered with success. */
-async function changeEntry(db: Db, request: FastifyRequest, spec: TAuditRoute, payload: unknown, route: string): Promise<TAuditEntryInput> {
-  const id = spec.id(idSource(request, parseAnswer(payload)));
+/** The entity's snapshots before and after the change: the rows its handler reported, else read by id. */
+async function snapshotsOf(
+  db: Db,
+  log: Logger,
+  request: FastifyRequest,
+  spec: TAuditRoute,
+  id: string | null,
+): Promise<{ before: TSnapshot | null; after: TSnapshot | null }> {
+  if (spec.handlerRows) {
+    const rows = reportedRows(request);
+    if (rows) return { before: spec.handlerRows(rows.before), after: spec.handlerRows(rows.after) };
+    log.error(
+      { route: request.routeOptions.url, requestId: request.id },
+      'audit: the handler reported no rows; entry made from a read after',
+    );
+  }
   const before = pending.get(request)?.before ?? null;
   // A deletion's entity is gone: no read after it.
   const readAfter = spec.snapshot && id !== null && spec.action !== 'delete';
   const after = readAfter && spec.snapshot ? await spec.snapshot(db, { id, accountId: request.principal?.accountId ?? null }) : null;
+  return { before, after };
+}
+
+/** The entry of a change `spec` describes, answered with success. */
+async function changeEntry(
+  db: Db,
+  log: Logger,
+  request: FastifyRequest,
+  spec: TAuditRoute,
+  payload: unknown,
+  route: string,
+): Promise<TAuditEntryInput> {
+  const id = spec.id(idSource(request, parseAnswer(payload)));
+  const { before, after } = await snapshotsOf(db, log, request, spec, id);
   const diff = spec.snapshot ? diffFields(before?.fields ?? null, after?.fields ?? null) : {};
   const changes = spec.withBody || !spec.snapshot ? { ...bodyChanges(request.body), ...diff } : diff;
   const who = await actorOf(db, request);
@@ -115,7 +144,7 @@ function writeEntry(db: Db, writer: AuditWriter, log: Logger, audit: 'login' | T
       const entry =
         audit === 'login'
           ? await loginEntry(db, { body: request.body, ip: request.ip, route, requestId: request.id }, status, payload)
-          : await changeEntry(db, request, audit, payload, route);
+          : await changeEntry(db, log, request, audit, payload, route);
       if (entry) await writer.write(entry);
     } catch (err) {
       // The change has committed; a lost entry is logged loudly rather than failing an answer that is true.
@@ -137,7 +166,7 @@ export function registerAuditHooks(app: TApp, db: Db, log: Logger): void {
     const audit = auditOf(method, route.url);
     if (!audit) return;
     const name = `${method} ${route.url}`;
-    if (audit !== 'login') route.preHandler = [...asArray(route.preHandler), readBefore(db, audit)];
+    if (audit !== 'login' && !audit.handlerRows) route.preHandler = [...asArray(route.preHandler), readBefore(db, audit)];
     route.onSend = [...asArray(route.onSend), writeEntry(db, writer, log, audit, name)];
   });
 }

@@ -3,6 +3,7 @@
  * changes something outside a request. Insert only: the table refuses UPDATE and DELETE (migration 0021).
  */
 import type { TAuditChanges } from '@tessera/contracts';
+import { getTableColumns, sql } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { auditLog } from '../../db/schema.js';
 
@@ -48,11 +49,52 @@ function rowOf(entry: TAuditEntryInput): typeof auditLog.$inferInsert {
 }
 
 /**
+ * The INSERT of any number of entries as one prepared statement of one parameter, `rows` (a JSON array of rows keyed
+ * by column name): `insert into audit_log (…) select nextval(…), r.at, … from json_to_recordset($1) as r(at bigint, …)`.
+ * PostgreSQL parses and plans it once per connection, and the driver sends one text however many entries the group
+ * holds — a multi-row `VALUES` would be a new statement of 14 parameters a row for each group size.
+ */
+function insertOn(db: Db) {
+  let query = prepared.get(db);
+  if (!query) {
+    const columns = Object.values(getTableColumns(auditLog));
+    const record = sql.join(
+      columns.filter((c) => c.name !== 'id').map((c) => sql.raw(`"${c.name}" ${c.getSQLType()}`)),
+      sql`, `,
+    );
+    const values = sql.join(
+      columns.map((c) => (c.name === 'id' ? sql`nextval(pg_get_serial_sequence('audit_log', 'id'))` : sql.raw(`r."${c.name}"`))),
+      sql`, `,
+    );
+    query = db
+      .insert(auditLog)
+      .select(sql`select ${values} from json_to_recordset(${sql.placeholder('rows')}::json) as r(${record})`)
+      .prepare('audit_insert_rows');
+    prepared.set(db, query);
+  }
+  return query;
+}
+const prepared = new WeakMap<Db, { execute: (p: { rows: string }) => Promise<unknown> }>();
+
+/** The row's properties and their column names, but the id (the sequence's). */
+const ROW_COLUMNS = Object.entries(getTableColumns(auditLog))
+  .filter(([prop]) => prop !== 'id')
+  .map(([prop, column]) => [prop as keyof typeof auditLog.$inferInsert, column.name] as const);
+
+/** `entry` as the JSON object of its row, keyed by column name. */
+function jsonRowOf(entry: TAuditEntryInput): Record<string, unknown> {
+  const row = rowOf(entry);
+  const out: Record<string, unknown> = {};
+  for (const [prop, name] of ROW_COLUMNS) out[name] = row[prop] ?? null;
+  return out;
+}
+
+/**
  * Inserts `entry`.
  * @throws the database error when the insert fails (the hooks log it: the change itself has committed).
  */
 export async function recordAudit(db: Db, entry: TAuditEntryInput): Promise<void> {
-  await db.insert(auditLog).values(rowOf(entry));
+  await recordAudits(db, [entry]);
 }
 
 /**
@@ -60,5 +102,5 @@ export async function recordAudit(db: Db, entry: TAuditEntryInput): Promise<void
  * @throws the database error when the insert fails; then none is stored.
  */
 export async function recordAudits(db: Db, entries: readonly TAuditEntryInput[]): Promise<void> {
-  if (entries.length > 0) await db.insert(auditLog).values(entries.map(rowOf));
+  if (entries.length > 0) await insertOn(db).execute({ rows: JSON.stringify(entries.map(jsonRowOf)) });
 }

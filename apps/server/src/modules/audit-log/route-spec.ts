@@ -3,7 +3,7 @@
  * the entity's id is, and how to read the entity's fields before and after. A route with no snapshot records the
  * request's own fields (masked) instead: commands and actions whose effect is not a row.
  */
-import type { TSnapshotLoader } from './snapshots.js';
+import type { TSnapshot, TSnapshotLoader } from './snapshots.js';
 
 /** What the id reader sees: the path parameters, the body, the parsed answer (creations), the caller. */
 export interface TIdSource {
@@ -25,6 +25,12 @@ export interface TAuditRoute {
   snapshot?: TSnapshotLoader;
   /** Keep the request's fields (masked) beside the snapshot's diff: actions whose parameters are the change. */
   withBody?: boolean;
+  /**
+   * The handler reports the entity's rows before and after its change (handler-rows.ts): no snapshot is read, the
+   * entry is made of those rows through this (the snapshot loader's `fromRow`). `snapshot` still reads the rows of a
+   * handler that answered 2xx without reporting (none should; it is logged).
+   */
+  handlerRows?: (row: Record<string, unknown>) => TSnapshot;
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' || typeof value === 'number' ? String(value) : null);

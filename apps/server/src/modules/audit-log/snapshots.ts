@@ -41,11 +41,17 @@ function fieldsOf(table: PgTable, row: Record<string, unknown>): Record<string, 
 
 const numericId = (id: string): number | null => (/^\d{1,10}$/.test(id) && Number(id) <= 2 ** 31 - 1 ? Number(id) : null);
 
+/** A row loader ({@link rowBy}) that can also make the snapshot of a row a handler already holds. */
+export type TRowSnapshotLoader = TSnapshotLoader & {
+  /** The snapshot of `row` (Drizzle's property names, as a select or `RETURNING` gives it). */
+  fromRow(row: Record<string, unknown>): TSnapshot;
+};
+
 /**
  * The snapshot of `table`'s row whose `column` is the key's id (numeric unless `text`). The query is prepared once per
  * database (a named statement on PostgreSQL): a snapshot is read twice per change, so its building and parsing count.
  */
-export function rowBy(table: PgTable, column: PgColumn, opts: { text?: boolean } = {}): TSnapshotLoader {
+export function rowBy(table: PgTable, column: PgColumn, opts: { text?: boolean } = {}): TRowSnapshotLoader {
   const columns = Object.entries(getTableColumns(table)).map(([prop, c]) => [prop, c.name] as const);
   const name = `audit_${getTableName(table)}_by_${column.name}`;
   const prepared = new WeakMap<Db, { execute: (p: { id: unknown }) => Promise<unknown[]> }>();
@@ -62,15 +68,18 @@ export function rowBy(table: PgTable, column: PgColumn, opts: { text?: boolean }
     }
     return query;
   };
-  return async (db, key) => {
-    const id = opts.text ? key.id.toUpperCase() : numericId(key.id);
-    if (id === null) return null;
-    const [row] = (await queryOn(db).execute({ id })) as Record<string, unknown>[];
-    if (!row) return null;
+  const fromRow = (row: Record<string, unknown>): TSnapshot => {
     const fields: Record<string, unknown> = {};
     for (const [prop, columnName] of columns) fields[columnName] = row[prop];
     return { tenantId: typeof fields.tenant_id === 'number' ? fields.tenant_id : null, fields };
   };
+  const load: TSnapshotLoader = async (db, key) => {
+    const id = opts.text ? key.id.toUpperCase() : numericId(key.id);
+    if (id === null) return null;
+    const [row] = (await queryOn(db).execute({ id })) as Record<string, unknown>[];
+    return row ? fromRow(row) : null;
+  };
+  return Object.assign(load, { fromRow });
 }
 
 /** A project's sensors, one field per telemetry key (`sensor:<key>`), so a bulk edit shows each sensor that changed. */

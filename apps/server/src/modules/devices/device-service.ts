@@ -6,6 +6,9 @@ import type { TPrincipal } from '../../core/principal.js';
 import { notFound } from '../../core/errors.js';
 import { devices } from '../../db/schema.js';
 import { devicePermissions } from './access.js';
+
+/** A device's row as Drizzle reads it. */
+type TDeviceRow = typeof devices.$inferSelect;
 import { findDeviceDetailView, findDeviceView } from './device-queries.js';
 import { presentDevice, presentDeviceDetail, type TDeviceView } from './presenters.js';
 
@@ -32,16 +35,28 @@ export async function getDeviceDetail(db: Db, principal: TPrincipal, tangramId: 
 }
 
 /**
- * Sets the device's name and/or nickname (vendor only, enforced by the route).
+ * Sets the device's name and/or nickname (vendor only, enforced by the route). `reportRows`, when given, receives the
+ * device's row as read just before the change and the row the UPDATE returned (the same row twice when nothing is
+ * set): the audit log's entry is made of them (audit-log/handler-rows.ts), with no read of its own.
  * @throws AppError 404 when it does not exist or is another tenant's.
  */
-export async function updateDevice(db: Db, principal: TPrincipal, tangramId: string, input: TDeviceUpdate): Promise<TDevice> {
+export async function updateDevice(
+  db: Db,
+  principal: TPrincipal,
+  tangramId: string,
+  input: TDeviceUpdate,
+  reportRows?: (before: TDeviceRow, after: TDeviceRow) => void,
+): Promise<TDevice> {
   const view = await viewOrNotFound(db, principal, tangramId);
-  if (input.name === undefined && input.nickname === undefined) return presentDevice(view);
+  if (input.name === undefined && input.nickname === undefined) {
+    reportRows?.(view.device, view.device);
+    return presentDevice(view);
+  }
   const [row] = await db
     .update(devices)
     .set({ name: input.name, nickname: input.nickname })
     .where(eq(devices.id, view.device.id))
     .returning();
+  reportRows?.(view.device, row);
   return presentDevice({ ...view, device: row });
 }
