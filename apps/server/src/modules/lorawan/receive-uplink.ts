@@ -5,9 +5,9 @@
  * once its batch committed. Every authenticated request is recorded in the integration's last payloads. The
  * integration and the DevEUI are read through lorawan-cache.ts; the last payloads are written in batches.
  */
+import { hash, timingSafeEqual } from 'node:crypto';
 import { ErrorCode, lorawanPaths, type TLorawanNetworkServer, type TLorawanRefusal, type TLorawanUplinkAnswer } from '@tessera/contracts';
 import type { TMessageBus } from '../../core/context.js';
-import { digestEquals, sha256 } from '../../core/crypto.js';
 import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.js';
 import type { ThrottledLog } from '../../core/throttled-log.js';
 import { IngestClosedError } from '../ingest/commit.js';
@@ -44,17 +44,34 @@ export interface TUplinkDeps {
   log: ThrottledLog;
 }
 
-/** A digest no secret has, compared against when the integration does not exist, so both refusals take as long. */
-const NO_SECRET_HASH = sha256('no integration');
+/** A SHA-256 digest no secret has, compared against when the integration does not exist, so both refusals take as long. */
+const NO_SECRET_DIGEST = hash('sha256', 'no integration', 'buffer');
 
 /**
- * The integration `id` whose secret is `secret`.
+ * Each cached integration row's stored SHA-256 digest (`secretHash`, hex) as its 32 bytes, decoded once per row: the
+ * directory answers the same row object until the integration changes or its entry is read again.
+ */
+const storedDigests = new WeakMap<TIntegrationRow, Buffer>();
+function storedDigestOf(row: TIntegrationRow): Buffer {
+  let digest = storedDigests.get(row);
+  if (!digest) {
+    digest = Buffer.from(row.secretHash, 'hex');
+    storedDigests.set(row, digest);
+  }
+  return digest;
+}
+
+/**
+ * The integration `id` whose secret is `secret`: the SHA-256 of the secret sent compared in constant time
+ * (`timingSafeEqual`) with the stored one (one-shot `crypto.hash`, no Hash object per request).
  * @throws AppError 401 AUTH_WRONG_CREDENTIALS when there is no such integration or the secret is missing or wrong
  * (one answer for both, so integration ids cannot be probed).
  */
 async function authenticate(directory: LorawanDirectory, id: number, secret: string | undefined) {
   const row = await directory.integration(id);
-  const matches = digestEquals(sha256(secret ?? ''), row?.secretHash ?? NO_SECRET_HASH);
+  const sent = hash('sha256', secret ?? '', 'buffer');
+  const stored = row ? storedDigestOf(row) : NO_SECRET_DIGEST;
+  const matches = sent.length === stored.length && timingSafeEqual(sent, stored);
   if (!row || !secret || !matches) throw unauthorized('unknown integration or wrong secret', ErrorCode.WrongCredentials);
   return row;
 }
