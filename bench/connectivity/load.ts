@@ -13,6 +13,7 @@
 import { Agent, request } from 'node:http';
 import { topics } from '@tessera/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
+import { Pool } from 'undici';
 import { percentile } from '../overload/stats.js';
 
 /** The ways a message comes in, in the order the bench runs them. */
@@ -53,6 +54,11 @@ export interface TLoadSetup {
   deviceCount: number;
   /** Messages kept unacknowledged in the closed loop, and HTTP sockets. */
   inFlight: number;
+  /**
+   * The HTTP client of every HTTP way (ThingsBoard HTTP, the LoRaWAN webhook): Node's `http.request` over a
+   * keep-alive `Agent` or undici's `Pool` (keep-alive, no pipelining) — both `inFlight` sockets.
+   */
+  httpClient: 'undici' | 'node';
 }
 
 export type TLoadCommand =
@@ -87,6 +93,7 @@ let setup: TLoadSetup;
 let lastTs: number[] = [];
 const mqttClients: Record<'native' | 'thingsboard' | 'gateway', MqttClient[]> = { native: [], thingsboard: [], gateway: [] };
 let agent: Agent;
+let pool: Pool;
 /** ChirpStack's connection to its broker. */
 let chirpstack: MqttClient | null = null;
 /** Uplinks over MQTT published so far and committed so far; waiters for the k-th commit, in publish order. */
@@ -109,6 +116,7 @@ const value = (seq: number): number => 20 + (seq % 10);
 
 /** POSTs `body` to `path` on the server; resolves on 200, rejects with the status otherwise. */
 function post(path: string, body: string, headers: Record<string, string> = {}): Promise<void> {
+  if (setup.httpClient === 'undici') return postUndici(path, body, headers);
   return new Promise((resolve, reject) => {
     const req = request(
       { host: '127.0.0.1', port: setup.httpPort, path, method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
@@ -120,6 +128,13 @@ function post(path: string, body: string, headers: Record<string, string> = {}):
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** {@link post} through undici's pool: the answer's body is read (and dropped) before the socket is reused. */
+async function postUndici(path: string, body: string, headers: Record<string, string>): Promise<void> {
+  const res = await pool.request({ path, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
+  await res.body.dump();
+  if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
 }
 
 /** Message `seq` of `way`: sends it and resolves on its acknowledgement. */
@@ -274,6 +289,7 @@ async function connectAll(s: TLoadSetup): Promise<void> {
   setup = s;
   lastTs = Array.from({ length: s.deviceCount }, () => 0);
   agent = new Agent({ keepAlive: true, maxSockets: s.inFlight });
+  pool = new Pool(`http://127.0.0.1:${s.httpPort}`, { connections: s.inFlight, pipelining: 1 });
   const url = `mqtt://127.0.0.1:${s.mqttPort}`;
   const opts = { reconnectPeriod: 0, connectTimeout: 30_000 };
   for (const d of s.mqttDevices) {
@@ -306,6 +322,7 @@ process.on('message', (cmd: TLoadCommand) => {
       const all = [...mqttClients.native, ...mqttClients.thingsboard, ...mqttClients.gateway, ...(chirpstack ? [chirpstack] : [])];
       await Promise.all(all.map((c) => c.endAsync(true)));
       agent.destroy();
+      await pool.close();
       send({ kind: 'ended' });
       process.disconnect();
     }

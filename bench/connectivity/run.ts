@@ -22,7 +22,9 @@
  *        native always), BENCH_PROFILE (ways: a V8 CPU profile of the server's process over that way's closed loop in
  *        the last round, printed as self time per message by package and function and written to
  *        /tmp/bench-connectivity-<way>.cpuprofile), BENCH_STATEMENTS (1: the server's SQL statements per message of
- *        each way's last closed loop, by their first words)
+ *        each way's last closed loop, by their first words), BENCH_HTTP_CLIENT (the load's HTTP client for ThingsBoard
+ *        HTTP and the webhook alike: `node`, Node's http.request over a keep-alive Agent; `undici`, undici's keep-alive
+ *        Pool)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
@@ -46,6 +48,8 @@ const ONLY = process.env.BENCH_WAYS?.split(',');
 const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
 /** BENCH_PROFILE: the ways whose last closed loop is profiled. */
 const PROFILE = new Set(process.env.BENCH_PROFILE?.split(',') ?? []);
+/** BENCH_HTTP_CLIENT: the load's HTTP client for every HTTP way, Node's http (default) or undici's keep-alive Pool. */
+const HTTP_CLIENT = process.env.BENCH_HTTP_CLIENT === 'undici' ? 'undici' : 'node';
 const SHAPE: TConnectivityShape = {
   mqttDevices: Number(process.env.BENCH_MQTT_DEVICES ?? 100),
   gatewayDevices: Number(process.env.BENCH_GATEWAY_DEVICES ?? 100),
@@ -122,13 +126,18 @@ async function main(): Promise<void> {
     const ways = WAYS.filter((w) => (w !== 'gateway' || withGateway) && (w === 'native' || !ONLY || ONLY.includes(w)));
     await load.run({
       kind: 'setup',
-      setup: { ...built, mqttPort: bench.server.mqttPort as number, httpPort: bench.server.httpPort as number },
+      setup: {
+        ...built,
+        mqttPort: bench.server.mqttPort as number,
+        httpPort: bench.server.httpPort as number,
+        httpClient: HTTP_CLIENT,
+      },
     });
     console.log(
       `connectivity: ${ways.join(', ')}; 1-point messages acknowledged after the commit; ${ROUNDS} interleaved rounds of ` +
         `${WARMUP_S} s warm-up + ${SECONDS} s measured per phase; closed loop ${SHAPE.inFlight} unacknowledged; MQTT ` +
         `${SHAPE.mqttDevices} devices (a connection each per way), gateway ${withGateway ? `${SHAPE.gatewayDevices} devices behind one connection` : 'TODO: no gateway API in this build'}, ` +
-        `HTTP ${SHAPE.httpDevices} tokens over ${SHAPE.inFlight} keep-alive sockets, LoRaWAN ${built.lorawan.length} ChirpStack webhook integrations and ${built.lorawanMqtt?.apps.length ?? 0} over MQTT (one ChirpStack connection to Mosquitto); pool ${POOL}`,
+        `HTTP ${SHAPE.httpDevices} tokens over ${SHAPE.inFlight} keep-alive sockets (${HTTP_CLIENT === 'undici' ? "undici's Pool" : "Node's http.Agent"}), LoRaWAN ${built.lorawan.length} ChirpStack webhook integrations and ${built.lorawanMqtt?.apps.length ?? 0} over MQTT (one ChirpStack connection to Mosquitto); pool ${POOL}`,
     );
     console.log(`load average at the start: ${loads()} (${availableParallelism()} cores)`);
     /**
