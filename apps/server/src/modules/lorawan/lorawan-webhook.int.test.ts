@@ -2,7 +2,7 @@
  * The LoRaWAN uplink webhook (docs/protocol.md "LoRaWAN network servers") with real clients, fetch and curl, posting
  * ChirpStack v4 and The Things Stack v3 bodies in their documented shapes (fixtures/): 200 only once committed and the
  * points readable through the telemetry API; 204 for events without an uplink; 202 for uplinks not stored (unknown or
- * another tenant's DevEUI, values ingest refuses); 400, 401, 404, 413; the last payloads, bounded.
+ * another tenant's DevEUI, values ingest refuses); 400, 401, 404, 413, 429; the last payloads, bounded.
  */
 import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
@@ -25,6 +25,7 @@ import { auditLog } from '../../db/schema.js';
 import { buildDeviceProject, type TBuiltProject } from '../../../test/device-factory.js';
 import { buildVendor, type TBuiltAccount } from '../../../test/factories.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import { LORAWAN_WEBHOOK_RATE_LIMIT } from './webhook-routes.js';
 import { rejectedCount, telemetryCount } from '../ingest/ingest-test-kit.js';
 
 const run = promisify(execFile);
@@ -276,5 +277,25 @@ describe(`LoRaWAN uplink webhook (${TEST_DB_KIND})`, () => {
     // A network server's uplinks are device data, not an account's change: none of them is in the audit log.
     const audited = await server.ctx.db.select({ route: auditLog.route }).from(auditLog).where(like(auditLog.route, '% /lorawan/v1/%'));
     expect(audited).toEqual([]);
+  });
+
+  it(`answers within its limit without rate-limit headers, and a request past ${LORAWAN_WEBHOOK_RATE_LIMIT.max} in a window 429 with them`, async () => {
+    const own = await create({ name: 'Limited', network_server: 'chirpstack' });
+    const join = await fixture('chirpstack-join.json');
+    const first = await postUp(own, join, 'join');
+    expect(first.status).toBe(204);
+    expect([...first.headers.keys()].filter((h) => h.startsWith('x-ratelimit'))).toEqual([]);
+    // the rest of the window's allowance, 50 at a time
+    for (let sent = 1; sent < LORAWAN_WEBHOOK_RATE_LIMIT.max; sent += 50) {
+      const n = Math.min(50, LORAWAN_WEBHOOK_RATE_LIMIT.max - sent);
+      const statuses = await Promise.all(Array.from({ length: n }, async () => (await postUp(own, join, 'join')).status));
+      expect(new Set(statuses)).toEqual(new Set([204]));
+    }
+    const over = await postUp(own, join, 'join');
+    expect(over.status).toBe(429);
+    expect(over.headers.get('x-ratelimit-limit')).toBe(String(LORAWAN_WEBHOOK_RATE_LIMIT.max));
+    expect(Number(over.headers.get('retry-after'))).toBeGreaterThan(0);
+    // another integration's allowance is its own
+    expect((await postUp(chirpstack, join, 'join')).status).toBe(204);
   });
 });
