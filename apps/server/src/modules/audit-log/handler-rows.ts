@@ -1,6 +1,6 @@
 /**
  * Rows a route's handler already read and wrote, handed to the audit hooks so that they need not read the entity
- * again (docs/decisions/audit-log.md "Cost"). A route whose spec says `rowsFromHandler` gets no snapshot read before
+ * again (docs/decisions/audit-log.md "Cost"). A route whose spec says `handlerRows` gets no snapshot read before
  * it; its handler reports the entity's row as it read it just before the change and the row the change returned
  * (`UPDATE … RETURNING`: exactly what is stored), and the entry is made of those two.
  */

@@ -6,11 +6,11 @@ import type { TPrincipal } from '../../core/principal.js';
 import { notFound } from '../../core/errors.js';
 import { devices } from '../../db/schema.js';
 import { devicePermissions } from './access.js';
+import { findDeviceDetailView, findDeviceView } from './device-queries.js';
+import { presentDevice, presentDeviceDetail, type TDeviceView } from './presenters.js';
 
 /** A device's row as Drizzle reads it. */
 type TDeviceRow = typeof devices.$inferSelect;
-import { findDeviceDetailView, findDeviceView } from './device-queries.js';
-import { presentDevice, presentDeviceDetail, type TDeviceView } from './presenters.js';
 
 async function viewOrNotFound(db: Db, principal: TPrincipal, tangramId: string): Promise<TDeviceView> {
   const view = await findDeviceView(db, principal, tangramId);
