@@ -100,13 +100,15 @@ export const AUDITED_ROUTES: Readonly<Record<string, TAuditRoute>> = {
   // Devices and their secrets.
   [`POST ${F}/projects/:id/devices`]: { entity: 'device', action: 'create', id: answerField('tangram_id'), snapshot: device },
   [`POST ${F}/projects/:id/devices/bulk`]: { entity: 'project', action: 'create_devices', id: param('id'), withBody: true },
-  // Their handler reports the row it read and the row its UPDATE returned (handler-rows.ts): no read of its own.
+  // Their UPDATE writes the entry in the same statement (audited-update.ts); a request setting nothing reports the
+  // row its handler read (handler-rows.ts). No read of their own.
   [`PUT ${F}/devices/:tangramId`]: {
     entity: 'device',
     action: 'update',
     id: param('tangramId'),
     snapshot: device,
     handlerRows: device.fromRow,
+    inStatement: true,
   },
   [`PUT ${F}/v2/devices/:tangramId`]: {
     entity: 'device',
@@ -114,6 +116,7 @@ export const AUDITED_ROUTES: Readonly<Record<string, TAuditRoute>> = {
     id: param('tangramId'),
     snapshot: device,
     handlerRows: device.fromRow,
+    inStatement: true,
   },
   [`POST ${F}/devices/:tangramId/secret`]: { entity: 'device', action: 'rotate_secret', id: param('tangramId'), snapshot: device },
   [`POST ${F}/devices/:tangramId/remoteControl/sensorCommand`]: {

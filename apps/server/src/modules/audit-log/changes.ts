@@ -5,6 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { AUDIT_MASK, type TAuditChanges } from '@tessera/contracts';
+import { sql, type SQL } from 'drizzle-orm';
 
 /** A field's name marks a secret: passwords, hashes, device secrets, tokens, API keys, encrypted values, one-time codes. */
 const SECRET_FIELD = /password|passwd|secret|token|hash|api_?key|credential|private|cipher|_enc$|^code$|verify_?code|session_id/i;
@@ -20,7 +21,10 @@ export function isSecretField(name: string): boolean {
   return SECRET_FIELD.test(name);
 }
 
-/** The value as it is stored: masked for a secret, a digest for a very long one, else itself (null for undefined). */
+/**
+ * The value as it is stored: masked for a secret, a digest for a very long one, else itself (null for undefined).
+ * {@link storedSql} is the same rule in SQL.
+ */
 function stored(name: string, value: unknown): unknown {
   if (value === undefined || value === null) return null;
   if (isSecretField(name)) return AUDIT_MASK;
@@ -48,6 +52,47 @@ export function diffFields(before: Record<string, unknown> | null, after: Record
     changes[name] = { before: stored(name, was), after: stored(name, is) };
   }
   return changes;
+}
+
+/** `text` as an SQL string literal (part of the statement's text, so a prepared statement keeps it). */
+const textLiteral = (text: string): SQL => sql.raw(`'${text.replaceAll("'", "''")}'`);
+
+/**
+ * {@link stored} in SQL, for the field `name` whose value is the expression `value`: the jsonb the entry keeps. The
+ * JSON text measured and digested is PostgreSQL's (`to_jsonb(…)::text`), which for a text, a number or a boolean is
+ * JSON.stringify's text (a text's length is counted in characters there, in UTF-16 units here: only characters outside
+ * the Basic Multilingual Plane count differently).
+ */
+function storedSql(name: string, value: SQL): SQL {
+  if (isSecretField(name)) return sql`case when ${value} is null then null else to_jsonb(${textLiteral(AUDIT_MASK)}::text) end`;
+  const json = sql`to_jsonb(${value})`;
+  return sql`case when length(${json}::text) > ${sql.raw(String(AUDIT_VALUE_MAX_CHARS))}
+    then jsonb_build_object('omitted', 'too long', 'chars', length(${json}::text),
+      'sha256', encode(sha256(convert_to(${json}::text, 'UTF8')), 'hex'))
+    else ${json} end`;
+}
+
+/** One field of {@link diffFieldsSql}: its name (column name) and the SQL expressions of its value before and after. */
+export interface TFieldSql {
+  name: string;
+  before: SQL;
+  after: SQL;
+}
+
+/**
+ * {@link diffFields} in SQL, for an entry written by the change's own statement (audited-update.ts): a jsonb
+ * expression of the changed ones among `fields` as `{name: {before, after}}`, secrets masked, long values digested,
+ * stamps left out — the same rules, from the same definitions. Values are compared as jsonb (`is distinct from`).
+ */
+export function diffFieldsSql(fields: readonly TFieldSql[]): SQL {
+  const parts = fields
+    .filter((f) => !NOISE_FIELDS.has(f.name))
+    .map(
+      (f) => sql`case when to_jsonb(${f.before}) is distinct from to_jsonb(${f.after})
+        then jsonb_build_object(${textLiteral(f.name)}, jsonb_build_object('before', ${storedSql(f.name, f.before)}, 'after', ${storedSql(f.name, f.after)}))
+        else '{}'::jsonb end`,
+    );
+  return sql`(${sql.join([sql`'{}'::jsonb`, ...parts], sql` || `)})`;
 }
 
 /** The fields of a request body (a JSON object; anything else gives none) as `{before: null, after}`, secrets masked. */

@@ -4,7 +4,8 @@
  * entity's snapshot before the change; when it answers with success, an onSend reads the snapshot after and writes the
  * entry before the answer leaves. Which entity, id and snapshot: audited-routes.ts. No handler changes, but where a
  * route's spec says `handlerRows`: there the handler reports the rows it read and wrote (handler-rows.ts) and neither
- * read is made. Reads and ingest are never recorded.
+ * read is made; and where it says `inStatement`, the hooks hand the handler the entry before it runs and its UPDATE
+ * writes it (audited-update.ts). Reads and ingest are never recorded.
  */
 import type { FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler, RouteOptions } from 'fastify';
 import type { Logger } from 'pino';
@@ -15,7 +16,7 @@ import { defaultAuditRoute } from './default-route.js';
 import { bodyChanges, diffFields } from './changes.js';
 import { LOGIN_ROUTE, loginEntry } from './login-audit.js';
 import { AuditWriter } from './audit-writer.js';
-import { reportedRows } from './handler-rows.js';
+import { offerStatementEntry, reportedRows, statementWroteEntry } from './handler-rows.js';
 import type { TAuditEntryInput } from './record.js';
 import type { TAuditRoute, TIdSource } from './route-spec.js';
 import { accountByEmail, type TSnapshot } from './snapshots.js';
@@ -62,13 +63,14 @@ function idSource(request: FastifyRequest, answer: unknown): TIdSource {
   };
 }
 
+/** The caller as an entry's actor, acting admin and tenant. */
+function principalActor(p: NonNullable<FastifyRequest['principal']>): Pick<TAuditEntryInput, 'actor' | 'actingAdmin' | 'tenantId'> {
+  return { actor: { accountId: p.accountId, email: p.email, via: p.via }, actingAdmin: p.actingAdmin ?? null, tenantId: p.tenantId };
+}
+
 /** Who made the change: the caller, or (no login yet: sign-up, password reset) the account of the body's e-mail. */
 async function actorOf(db: Db, request: FastifyRequest): Promise<Pick<TAuditEntryInput, 'actor' | 'actingAdmin' | 'tenantId'>> {
-  const p = request.principal;
-  if (p) {
-    const admin = p.actingAdmin ?? null;
-    return { actor: { accountId: p.accountId, email: p.email, via: p.via }, actingAdmin: admin, tenantId: p.tenantId };
-  }
+  if (request.principal) return principalActor(request.principal);
   const email = (request.body as { email?: unknown } | undefined)?.email;
   const account = typeof email === 'string' ? await accountByEmail(db, email) : null;
   return {
@@ -136,10 +138,26 @@ function readBefore(db: Db, spec: TAuditRoute): preHandlerHookHandler {
   };
 }
 
+/** Offers an `inStatement` route's handler its entry (no principal: none, and the entry is made after the answer). */
+function offerEntry(spec: TAuditRoute, route: string): preHandlerHookHandler {
+  return async function offerAuditEntry(request: FastifyRequest) {
+    if (!request.principal) return;
+    offerStatementEntry(request, {
+      ...principalActor(request.principal),
+      ip: request.ip,
+      entityType: spec.entity,
+      entityId: spec.id(idSource(request, null)),
+      action: spec.action,
+      route,
+      requestId: request.id,
+    });
+  };
+}
+
 function writeEntry(db: Db, writer: AuditWriter, log: Logger, audit: 'login' | TAuditRoute, route: string): onSendHookHandler {
   return async function writeAuditEntry(request: FastifyRequest, reply: FastifyReply, payload: unknown) {
     const status = reply.statusCode;
-    if (audit !== 'login' && status >= 400) return payload;
+    if (audit !== 'login' && (status >= 400 || statementWroteEntry(request))) return payload;
     try {
       const entry =
         audit === 'login'
@@ -167,6 +185,7 @@ export function registerAuditHooks(app: TApp, db: Db, log: Logger): void {
     if (!audit) return;
     const name = `${method} ${route.url}`;
     if (audit !== 'login' && !audit.handlerRows) route.preHandler = [...asArray(route.preHandler), readBefore(db, audit)];
+    if (audit !== 'login' && audit.inStatement) route.preHandler = [...asArray(route.preHandler), offerEntry(audit, name)];
     route.onSend = [...asArray(route.onSend), writeEntry(db, writer, log, audit, name)];
   });
 }

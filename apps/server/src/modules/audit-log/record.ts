@@ -3,7 +3,7 @@
  * changes something outside a request. Insert only: the table refuses UPDATE and DELETE (migration 0021).
  */
 import type { TAuditChanges } from '@tessera/contracts';
-import { getTableColumns, sql } from 'drizzle-orm';
+import { getTableColumns, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client.js';
 import { auditLog } from '../../db/schema.js';
 
@@ -28,6 +28,12 @@ export interface TAuditEntryInput {
   requestId: string | null;
 }
 
+/**
+ * An entry written by the change's own statement (audited-update.ts): all but its changed fields, which the statement
+ * computes; the statement also takes its tenant from the changed row when the row has one.
+ */
+export type TStatementEntry = Omit<TAuditEntryInput, 'changes'>;
+
 /** The row of `entry`. */
 function rowOf(entry: TAuditEntryInput): typeof auditLog.$inferInsert {
   return {
@@ -48,6 +54,21 @@ function rowOf(entry: TAuditEntryInput): typeof auditLog.$inferInsert {
   };
 }
 
+/** Every column of `audit_log` but the id (the sequence's). */
+const COLUMNS = Object.entries(getTableColumns(auditLog)).filter(([prop]) => prop !== 'id');
+
+/** The column names of {@link AUDIT_RECORD}, in its order: `"at", "tenant_id", …`. */
+export const AUDIT_COLUMN_NAMES = COLUMNS.map(([, c]) => c.name);
+
+/**
+ * The column definitions of an entry's row as a record, for `json_to_record($1) as r(…)` and `json_to_recordset`:
+ * `"at" bigint, "tenant_id" integer, …` (every column but the id, with its SQL type).
+ */
+export const AUDIT_RECORD: SQL = sql.join(
+  COLUMNS.map(([, c]) => sql.raw(`"${c.name}" ${c.getSQLType()}`)),
+  sql`, `,
+);
+
 /**
  * The INSERT of any number of entries as one prepared statement of one parameter, `rows` (a JSON array of rows keyed
  * by column name): `insert into audit_log (…) select nextval(…), r.at, … from json_to_recordset($1) as r(at bigint, …)`.
@@ -57,18 +78,15 @@ function rowOf(entry: TAuditEntryInput): typeof auditLog.$inferInsert {
 function insertOn(db: Db) {
   let query = prepared.get(db);
   if (!query) {
-    const columns = Object.values(getTableColumns(auditLog));
-    const record = sql.join(
-      columns.filter((c) => c.name !== 'id').map((c) => sql.raw(`"${c.name}" ${c.getSQLType()}`)),
-      sql`, `,
-    );
     const values = sql.join(
-      columns.map((c) => (c.name === 'id' ? sql`nextval(pg_get_serial_sequence('audit_log', 'id'))` : sql.raw(`r."${c.name}"`))),
+      Object.values(getTableColumns(auditLog)).map((c) =>
+        c.name === 'id' ? sql`nextval(pg_get_serial_sequence('audit_log', 'id'))` : sql.raw(`r."${c.name}"`),
+      ),
       sql`, `,
     );
     query = db
       .insert(auditLog)
-      .select(sql`select ${values} from json_to_recordset(${sql.placeholder('rows')}::json) as r(${record})`)
+      .select(sql`select ${values} from json_to_recordset(${sql.placeholder('rows')}::json) as r(${AUDIT_RECORD})`)
       .prepare('audit_insert_rows');
     prepared.set(db, query);
   }
@@ -77,12 +95,10 @@ function insertOn(db: Db) {
 const prepared = new WeakMap<Db, { execute: (p: { rows: string }) => Promise<unknown> }>();
 
 /** The row's properties and their column names, but the id (the sequence's). */
-const ROW_COLUMNS = Object.entries(getTableColumns(auditLog))
-  .filter(([prop]) => prop !== 'id')
-  .map(([prop, column]) => [prop as keyof typeof auditLog.$inferInsert, column.name] as const);
+const ROW_COLUMNS = COLUMNS.map(([prop, column]) => [prop as keyof typeof auditLog.$inferInsert, column.name] as const);
 
-/** `entry` as the JSON object of its row, keyed by column name. */
-function jsonRowOf(entry: TAuditEntryInput): Record<string, unknown> {
+/** `entry` as the JSON object of its row, keyed by column name (what {@link AUDIT_RECORD} reads). */
+export function jsonRowOf(entry: TAuditEntryInput): Record<string, unknown> {
   const row = rowOf(entry);
   const out: Record<string, unknown> = {};
   for (const [prop, name] of ROW_COLUMNS) out[name] = row[prop] ?? null;

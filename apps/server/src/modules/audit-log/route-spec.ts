@@ -31,6 +31,12 @@ export interface TAuditRoute {
    * handler that answered 2xx without reporting (none should; it is logged).
    */
   handlerRows?: (row: Record<string, unknown>) => TSnapshot;
+  /**
+   * The handler's change writes the entry in its own statement (handler-rows.ts `changeAuditOf`, audited-update.ts):
+   * the hooks hand it the entry before it runs and write none after. A handler that changes nothing reports its row
+   * instead, as for `handlerRows` (which such a route also names).
+   */
+  inStatement?: boolean;
 }
 
 const text = (value: unknown): string | null => (typeof value === 'string' || typeof value === 'number' ? String(value) : null);

@@ -5,6 +5,8 @@ import type { Db } from '../../db/client.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { notFound } from '../../core/errors.js';
 import { devices } from '../../db/schema.js';
+import { auditedUpdate } from '../audit-log/audited-update.js';
+import type { TChangeAudit } from '../audit-log/handler-rows.js';
 import { devicePermissions } from './access.js';
 import { findDeviceDetailView, findDeviceView } from './device-queries.js';
 import { presentDevice, presentDeviceDetail, type TDeviceView } from './presenters.js';
@@ -34,29 +36,35 @@ export async function getDeviceDetail(db: Db, principal: TPrincipal, tangramId: 
   return presentDeviceDetail(view, await devicePermissions(db, principal, view.device.id));
 }
 
+/** The UPDATE of a device's name and nickname that writes its audit entry in the same statement. */
+const updateDeviceAudited = auditedUpdate(devices, devices.id, { name: devices.name, nickname: devices.nickname }, 'device_update_audited');
+
 /**
- * Sets the device's name and/or nickname (vendor only, enforced by the route). `reportRows`, when given, receives the
- * device's row as read just before the change and the row the UPDATE returned (the same row twice when nothing is
- * set): the audit log's entry is made of them (audit-log/handler-rows.ts), with no read of its own.
- * @throws AppError 404 when it does not exist or is another tenant's.
+ * Sets the device's name and/or nickname (vendor only, enforced by the route). With `audit` (the audit log is on), the
+ * UPDATE writes the change's audit entry in the same statement (audit-log/audited-update.ts): its before row is the
+ * one the statement locked and replaced, its changed fields are computed there; a request that sets nothing reports the
+ * row read instead (`audit.unchanged`).
+ * @throws AppError 404 when it does not exist or is another tenant's (or was deleted before the UPDATE).
  */
 export async function updateDevice(
   db: Db,
   principal: TPrincipal,
   tangramId: string,
   input: TDeviceUpdate,
-  reportRows?: (before: TDeviceRow, after: TDeviceRow) => void,
+  audit?: TChangeAudit,
 ): Promise<TDevice> {
   const view = await viewOrNotFound(db, principal, tangramId);
   if (input.name === undefined && input.nickname === undefined) {
-    reportRows?.(view.device, view.device);
+    audit?.unchanged(view.device);
     return presentDevice(view);
   }
-  const [row] = await db
-    .update(devices)
-    .set({ name: input.name, nickname: input.nickname })
-    .where(eq(devices.id, view.device.id))
-    .returning();
-  reportRows?.(view.device, row);
+  let row: TDeviceRow | undefined;
+  if (audit) {
+    row = await updateDeviceAudited(db, view.device.id, { name: input.name, nickname: input.nickname }, audit.entry());
+    if (row) audit.written();
+  } else {
+    [row] = await db.update(devices).set({ name: input.name, nickname: input.nickname }).where(eq(devices.id, view.device.id)).returning();
+  }
+  if (!row) throw notFound('device');
   return presentDevice({ ...view, device: row });
 }

@@ -27,7 +27,7 @@ import { accessibleTenants, deviceStatusProfile, deviceTelemetryProfile } from '
 import { getDevice, getDeviceDetail, updateDevice } from './device-service.js';
 import { rotateDeviceSecret } from './rotate-device-secret.js';
 import { requireSession } from '../auth/session-guard.js';
-import { auditRowsOf } from '../audit-log/handler-rows.js';
+import { changeAuditOf } from '../audit-log/handler-rows.js';
 import { deviceCertificateRoutes } from './certificate-routes.js';
 
 const tags = ['devices'];
@@ -50,7 +50,7 @@ export async function deviceRoutes(app: TApp, ctx: TAppContext): Promise<void> {
   app.put(
     '/devices/:tangramId',
     { preHandler: requireVendor, schema: { tags, params: ZTangramIdParam, body: ZDeviceUpdate, response: { 200: ZDevice } } },
-    (req) => updateDevice(db, principalOf(req), req.params.tangramId, req.body, auditRowsOf(req)),
+    (req) => updateDevice(db, principalOf(req), req.params.tangramId, req.body, changeAuditOf(req)),
   );
   app.get('/v2/devices/:tangramId', { ...auth, schema: { tags, params: ZTangramIdParam, response: { 200: ZDeviceDetail } } }, (req) =>
     getDeviceDetail(db, principalOf(req), req.params.tangramId),
@@ -59,7 +59,7 @@ export async function deviceRoutes(app: TApp, ctx: TAppContext): Promise<void> {
     '/v2/devices/:tangramId',
     { preHandler: requireVendor, schema: { tags, params: ZTangramIdParam, body: ZDeviceUpdate, response: { 200: ZDeviceDetail } } },
     async (req) => {
-      await updateDevice(db, principalOf(req), req.params.tangramId, req.body, auditRowsOf(req));
+      await updateDevice(db, principalOf(req), req.params.tangramId, req.body, changeAuditOf(req));
       return getDeviceDetail(db, principalOf(req), req.params.tangramId);
     },
   );
