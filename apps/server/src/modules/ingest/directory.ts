@@ -1,10 +1,13 @@
 /**
- * Short-lived caches of what ingest looks up on every connect and publish: device rows by Tangram ID (for
+ * Caches of what ingest looks up on every connect and publish: device rows by Tangram ID (for
  * credentials and ids) or by the SHA-256 of their access token (a ThingsBoard-compatible login,
  * docs/decisions/device-apis.md), and each project's telemetry keys (project_sensors and, when the project accepts
- * them, its undeclared keys: undeclared-keys.ts). A changed secret or sensor list is seen within the TTL (a change of
- * undeclared keys or their setting at once: project-key-changes.ts); a device that is not found is re-read sooner, so
- * a just-registered device can connect.
+ * them, its undeclared keys: undeclared-keys.ts). A device row is kept {@link DEVICE_ROW_TTL_MS}: every change of
+ * what ingest reads of it (secret, access token, gateway flag) is forgotten at once through device revocation
+ * (device-revocation.ts), which forgets every row when its listener restarts, so the TTL only bounds a lost
+ * notification; at most {@link DIRECTORY_MAX_DEVICES} rows are kept. A changed sensor list is seen within
+ * {@link DIRECTORY_TTL_MS} (a change of undeclared keys or their setting at once: project-key-changes.ts); a device
+ * that is not found is re-read sooner, so a just-registered device can connect.
  */
 import { eq } from 'drizzle-orm';
 import type { TNonNumericValueType, TTelemetryValueType } from '@tessera/contracts';
@@ -33,8 +36,16 @@ export type TProjectKeys = ReadonlySet<string> & {
   readonly undeclared?: UndeclaredKeys;
 };
 
-/** How long a found device row and a project's key set are reused, in milliseconds. */
+/** How long a project's key set is reused, in milliseconds. */
 export const DIRECTORY_TTL_MS = 10_000;
+/**
+ * How long a found device row is reused, in milliseconds: its changes are notified (device revocation), so this only
+ * bounds a lost notification — and a fleet of devices each sending every few minutes (LoRaWAN) reads no row per
+ * message.
+ */
+export const DEVICE_ROW_TTL_MS = 600_000;
+/** How many device rows (by Tangram ID, and by access token) are kept at most (~300 bytes each). */
+export const DIRECTORY_MAX_DEVICES = 100_000;
 /** How long "no such device" is remembered, in milliseconds. */
 export const DIRECTORY_MISS_TTL_MS = 1_000;
 
@@ -66,7 +77,7 @@ export class DeviceDirectory {
   /** `ttlMs`: how long a found device row is reused (0: every look-up reads the database). */
   constructor(
     private readonly db: Db,
-    private readonly ttlMs = DIRECTORY_TTL_MS,
+    private readonly ttlMs = DEVICE_ROW_TTL_MS,
   ) {}
 
   /** Forgets the cached row of `tangramId` (its secret changed, or it is gone): the next look-up reads it again. */
@@ -94,7 +105,7 @@ export class DeviceDirectory {
 
   /** The device whose access token has SHA-256 `tokenHash` (hex), or null. */
   deviceByTokenHash(tokenHash: string): Promise<TIngestDevice | null> {
-    return cached(this.tokenCache, tokenHash, this.ttlMs, async () => {
+    return cached(this.tokenCache, tokenHash, this.ttlMs, DIRECTORY_MAX_DEVICES, async () => {
       const [row] = await this.db
         .select(INGEST_DEVICE_COLUMNS)
         .from(deviceAccessTokens)
@@ -106,7 +117,7 @@ export class DeviceDirectory {
 
   /** The device with this (upper-case) Tangram ID, or null. */
   device(tangramId: string): Promise<TIngestDevice | null> {
-    return cached(this.deviceCache, tangramId, this.ttlMs, async () => {
+    return cached(this.deviceCache, tangramId, this.ttlMs, DIRECTORY_MAX_DEVICES, async () => {
       const [row] = await this.db.select(INGEST_DEVICE_COLUMNS).from(devices).where(eq(devices.tangramId, tangramId));
       return row ?? null;
     });
@@ -117,7 +128,7 @@ export class DeviceDirectory {
    * and its sensors), a second for its undeclared keys only when it accepts them.
    */
   projectKeys(projectId: number): Promise<TProjectKeys> {
-    return cached(this.keyCache, projectId, DIRECTORY_TTL_MS, async () => {
+    return cached(this.keyCache, projectId, DIRECTORY_TTL_MS, Number.POSITIVE_INFINITY, async () => {
       const rows = await this.db
         .select({ accepts: projects.acceptsUndeclaredKeys, key: projectSensors.key, valueType: projectSensors.valueType })
         .from(projects)
@@ -160,9 +171,10 @@ export class DeviceDirectory {
  * revocation, key changes) and the TTL only bounds a lost one — and thousands of devices loaded in the same second
  * (a burst of LoRaWAN uplinks, each from another device) do not expire in the same second with each message waiting
  * on its own query (docs/connectivity.md). TTLs are spread ±20 % for the same reason. With `ttlMs` 0 every look-up
- * reads the database.
+ * reads the database. An entry loaded or read again becomes the newest (Map order); past `maxEntries` the oldest
+ * is dropped.
  */
-function cached<K, T>(map: Map<K, TEntry<T>>, key: K, ttlMs: number, load: () => Promise<T>): Promise<T> {
+function cached<K, T>(map: Map<K, TEntry<T>>, key: K, ttlMs: number, maxEntries: number, load: () => Promise<T>): Promise<T> {
   const now = Date.now();
   const hit = map.get(key);
   if (hit && (hit.expiresAt > now || hit.refreshing)) return hit.value;
@@ -174,7 +186,7 @@ function cached<K, T>(map: Map<K, TEntry<T>>, key: K, ttlMs: number, load: () =>
         // Replaced unless forgotten meanwhile; a row that is gone now is answered as gone.
         if (map.get(key) !== hit) return;
         if (v === null) map.delete(key);
-        else map.set(key, { ...entry, found: true });
+        else setNewest(map, key, { ...entry, found: true }, maxEntries);
       },
       () => {
         hit.refreshing = false;
@@ -182,7 +194,7 @@ function cached<K, T>(map: Map<K, TEntry<T>>, key: K, ttlMs: number, load: () =>
     );
     return hit.value;
   }
-  map.set(key, entry);
+  setNewest(map, key, entry, maxEntries);
   entry.value.then(
     (v) => {
       if (v === null) entry.expiresAt = Date.now() + Math.min(ttlMs, DIRECTORY_MISS_TTL_MS);
@@ -191,4 +203,15 @@ function cached<K, T>(map: Map<K, TEntry<T>>, key: K, ttlMs: number, load: () =>
     () => map.delete(key),
   );
   return entry.value;
+}
+
+/** Sets `key` in `map` as its newest entry, first dropping the oldest while `map` holds `maxEntries` or more others. */
+function setNewest<K, V>(map: Map<K, V>, key: K, value: V, maxEntries: number): void {
+  map.delete(key);
+  while (map.size >= maxEntries) {
+    const oldest = map.keys().next();
+    if (oldest.done) break;
+    map.delete(oldest.value);
+  }
+  map.set(key, value);
 }

@@ -55,4 +55,23 @@ describe('the LoRaWAN look-up cache', () => {
     await Promise.resolve();
     expect(map.has('k')).toBe(false);
   });
+
+  it('keeps at most maxEntries, dropping the least recently loaded first', async () => {
+    const map = new Map<string, TEntry<string | null>>();
+    const load = (v: string) => () => Promise.resolve(v);
+    await cached(map, 'a', load('a'), 2);
+    await cached(map, 'b', load('b'), 2);
+    // A hit does not reorder; a third key drops the oldest.
+    expect(await cached(map, 'a', load('a again'), 2)).toBe('a');
+    await cached(map, 'c', load('c'), 2);
+    expect([...map.keys()]).toEqual(['b', 'c']);
+    // Read again past its TTL, `b` becomes the newest: the next key drops `c`.
+    past(LORAWAN_CACHE_TTL_MS * 1.3);
+    await cached(map, 'b', load('b2'), 2);
+    await Promise.resolve();
+    await Promise.resolve();
+    expect([...map.keys()]).toEqual(['c', 'b']);
+    await cached(map, 'd', load('d'), 2);
+    expect([...map.keys()]).toEqual(['b', 'd']);
+  });
 });

@@ -1,11 +1,13 @@
 /**
  * What the uplink webhook looks up on every request, cached (docs/decisions/lorawan.md "Cost per uplink"): the
  * integration by id (with its secret's digest) and the device by (tenant, DevEUI), each reused for
- * {@link LORAWAN_CACHE_TTL_MS} (±20 %, then read again while still answered), a miss for {@link LORAWAN_MISS_TTL_MS}. A change — a rotated secret, an edited or
- * deleted integration, a DevEUI set or cleared — is forgotten at once on the replica that made it and, through
- * `pg_notify('tessera_lorawan_changed', …)` after its commit, on every other replica (as device revocation does,
- * modules/ingest/device-revocation.ts); after the listener (re)starts everything is forgotten, since notifications
- * may have been missed. The TTL bounds what a lost notification can cost.
+ * {@link LORAWAN_CACHE_TTL_MS} (±20 %, then read again while still answered), a miss for {@link LORAWAN_MISS_TTL_MS},
+ * at most {@link LORAWAN_CACHE_MAX_ENTRIES} of each (the least recently loaded go first). A change — a rotated secret,
+ * an edited or deleted integration, a DevEUI set or cleared — is forgotten at once on the replica that made it and,
+ * through `pg_notify('tessera_lorawan_changed', …)` after its commit, on every other replica (as device revocation
+ * does, modules/ingest/device-revocation.ts); after the listener (re)starts everything is forgotten, since
+ * notifications may have been missed. The TTL only bounds what a lost notification can cost, so it is long: a
+ * LoRaWAN device sends every few minutes, and a shorter TTL would make most uplinks of a fleet read the database.
  */
 import { eq, sql } from 'drizzle-orm';
 import { startDatabaseListener, type TDatabaseListener } from '../../core/database-listener.js';
@@ -16,8 +18,10 @@ import { UplinkLogWriter } from './uplink-log.js';
 
 /** The NOTIFY channel; the payload is `integration:<id>` or `devices` (a DevEUI was set or cleared). */
 export const LORAWAN_CHANGED_CHANNEL = 'tessera_lorawan_changed';
-/** How long a found integration or device is reused, in milliseconds. */
-export const LORAWAN_CACHE_TTL_MS = 10_000;
+/** How long a found integration or device is reused, in milliseconds (changes are notified; this bounds a lost notification). */
+export const LORAWAN_CACHE_TTL_MS = 600_000;
+/** How many integrations, and how many DevEUIs, one server keeps at most (~200 bytes each). */
+export const LORAWAN_CACHE_MAX_ENTRIES = 100_000;
 /** How long "no such integration / DevEUI" is remembered, in milliseconds. */
 export const LORAWAN_MISS_TTL_MS = 1_000;
 
@@ -56,14 +60,33 @@ function loading<T>(load: () => Promise<T | null>, onFailure: (entry: TEntry<T |
 }
 
 /**
+ * Sets `key` in `map` as its newest entry (Map order is insertion order), first dropping the oldest while `map` holds
+ * `maxEntries` or more others.
+ */
+function setNewest<K, V>(map: Map<K, V>, key: K, value: V, maxEntries: number): void {
+  map.delete(key);
+  while (map.size >= maxEntries) {
+    const oldest = map.keys().next();
+    if (oldest.done) break;
+    map.delete(oldest.value);
+  }
+  map.set(key, value);
+}
+
+/**
  * `key`'s value from `map`, loaded by `load` when absent. A found value past its TTL is still answered while it is
  * read again in the background (once): a change is forgotten at once by its notification and the TTL only bounds a
  * lost one, so answering the old value a few milliseconds longer costs nothing — and thousands of DevEUIs loaded in
  * the same second no longer expire in the same second with each uplink waiting on its own query (a 1–2 s p99 at
  * 4,000 uplinks/s, docs/connectivity.md). A miss past its TTL is read again before answering (a DevEUI just set must
- * be found).
+ * be found). An entry loaded or read again becomes the newest; past `maxEntries` the oldest is dropped.
  */
-export function cached<K, T>(map: Map<K, TEntry<T | null>>, key: K, load: () => Promise<T | null>): Promise<T | null> {
+export function cached<K, T>(
+  map: Map<K, TEntry<T | null>>,
+  key: K,
+  load: () => Promise<T | null>,
+  maxEntries = LORAWAN_CACHE_MAX_ENTRIES,
+): Promise<T | null> {
   const hit = map.get(key);
   if (hit && (hit.expiresAt > Date.now() || hit.refreshing)) return hit.value;
   if (hit?.found) {
@@ -74,7 +97,7 @@ export function cached<K, T>(map: Map<K, TEntry<T | null>>, key: K, load: () => 
     // Replaced unless a change notification forgot the entry meanwhile.
     next.value.then(
       () => {
-        if (map.get(key) === hit) map.set(key, next);
+        if (map.get(key) === hit) setNewest(map, key, next, maxEntries);
       },
       () => undefined,
     );
@@ -83,15 +106,15 @@ export function cached<K, T>(map: Map<K, TEntry<T | null>>, key: K, load: () => 
   const entry = loading(load, (failed) => {
     if (map.get(key) === failed) map.delete(key);
   });
-  map.set(key, entry);
+  setNewest(map, key, entry, maxEntries);
   return entry.value;
 }
 
 /** The webhook's look-ups with a TTL cache and forgetting on change. */
 export class LorawanDirectory {
   private readonly integrations = new Map<number, TEntry<TIntegrationRow | null>>();
-  /** Per tenant: DevEUI → device. */
-  private readonly devEuis = new Map<number, Map<string, TEntry<TDevEuiDevice | null>>>();
+  /** `{tenantId}:{devEui}` → device. */
+  private readonly devEuis = new Map<string, TEntry<TDevEuiDevice | null>>();
 
   constructor(private readonly db: Db) {}
 
@@ -105,14 +128,8 @@ export class LorawanDirectory {
 
   /** The device of `tenantId` whose DevEUI is `devEui` (16 upper-case hex digits), or null. */
   device(tenantId: number, devEui: string): Promise<TDevEuiDevice | null> {
-    let tenant = this.devEuis.get(tenantId);
-    if (!tenant) {
-      tenant = new Map();
-      this.devEuis.set(tenantId, tenant);
-    }
-    return cached(tenant, devEui, async () => {
-      // One statement of fixed text (not the query builder: a LoRaWAN device sends every few minutes, past the TTL,
-      // so most uplinks of a real deployment read it).
+    return cached(this.devEuis, `${tenantId}:${devEui}`, async () => {
+      // One statement of fixed text (not the query builder: it is read once per device and TTL).
       const rows = await this.db.execute(sql`
         select d.tangram_id, d.project_id from ${deviceLorawan} as l join ${devices} as d on d.id = l.device_id
         where l.tenant_id = ${tenantId} and l.dev_eui = ${devEui}`);
