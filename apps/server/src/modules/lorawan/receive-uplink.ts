@@ -5,9 +5,9 @@
  * once its batch committed. Every authenticated request is recorded in the integration's last payloads. The
  * integration and the DevEUI are read through lorawan-cache.ts; the last payloads are written in batches.
  */
-import { hash, timingSafeEqual } from 'node:crypto';
 import { ErrorCode, lorawanPaths, type TLorawanNetworkServer, type TLorawanRefusal, type TLorawanUplinkAnswer } from '@tessera/contracts';
 import type { TMessageBus } from '../../core/context.js';
+import { digestEquals, sha256 } from '../../core/crypto.js';
 import { AppError, badRequest, notFound, unauthorized } from '../../core/errors.js';
 import type { ThrottledLog } from '../../core/throttled-log.js';
 import { IngestClosedError } from '../ingest/commit.js';
@@ -45,7 +45,7 @@ export interface TUplinkDeps {
 }
 
 /** A SHA-256 digest no secret has, compared against when the integration does not exist, so both refusals take as long. */
-const NO_SECRET_DIGEST = hash('sha256', 'no integration', 'buffer');
+const NO_SECRET_DIGEST = Buffer.from(sha256('no integration'), 'hex');
 
 /**
  * Each cached integration row's stored SHA-256 digest (`secretHash`, hex) as its 32 bytes, decoded once per row: the
@@ -63,15 +63,13 @@ function storedDigestOf(row: TIntegrationRow): Buffer {
 
 /**
  * The integration `id` whose secret is `secret`: the SHA-256 of the secret sent compared in constant time
- * (`timingSafeEqual`) with the stored one (one-shot `crypto.hash`, no Hash object per request).
+ * (core/crypto.ts `digestEquals`) with the stored one, decoded once per cached row.
  * @throws AppError 401 AUTH_WRONG_CREDENTIALS when there is no such integration or the secret is missing or wrong
  * (one answer for both, so integration ids cannot be probed).
  */
 async function authenticate(directory: LorawanDirectory, id: number, secret: string | undefined) {
   const row = await directory.integration(id);
-  const sent = hash('sha256', secret ?? '', 'buffer');
-  const stored = row ? storedDigestOf(row) : NO_SECRET_DIGEST;
-  const matches = sent.length === stored.length && timingSafeEqual(sent, stored);
+  const matches = digestEquals(sha256(secret ?? ''), row ? storedDigestOf(row) : NO_SECRET_DIGEST);
   if (!row || !secret || !matches) throw unauthorized('unknown integration or wrong secret', ErrorCode.WrongCredentials);
   return row;
 }
