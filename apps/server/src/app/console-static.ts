@@ -15,6 +15,7 @@ import { relative } from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyReply } from 'fastify';
 import type { TApp } from '../core/app-type.js';
+import { DOCUMENT_ONLY_HEADERS } from '../core/security-headers.js';
 
 /** Cache-Control of the hashed build output (`/assets/*`): a year, never revalidated. */
 export const HASHED_ASSET_CACHE = 'public, max-age=31536000, immutable';
@@ -32,24 +33,8 @@ function isHashedAsset(root: string, filePath: string): boolean {
   return /^assets[\\/]/.test(relative(root, filePath));
 }
 
-/**
- * Security headers (helmet's, core/security-headers.ts) that a browser reads only from a document's or a worker's
- * response, so a script, style sheet, font or sound under `/assets/` need not carry them. Kept on those:
- * `X-Content-Type-Options` (the browser checks a script's or style sheet's type with it), `Cross-Origin-Resource-Policy`
- * (it guards exactly such subresources from other sites) and `Referrer-Policy` (a module script's imports and a style
- * sheet's fonts and images are fetched with the policy of the file that asks for them).
- */
-export const DOCUMENT_ONLY_HEADERS = [
-  'content-security-policy',
-  'cross-origin-opener-policy',
-  'origin-agent-cluster',
-  'x-dns-prefetch-control',
-  'x-download-options',
-  'x-frame-options',
-  'x-permitted-cross-domain-policies',
-  'x-xss-protection',
-  'permissions-policy',
-] as const;
+/** Re-exported for the tests of this file: the headers a hashed asset is sent without. */
+export { DOCUMENT_ONLY_HEADERS };
 
 function setCacheHeaders(root: string, reply: FastifyReply, filePath: string): void {
   if (!isHashedAsset(root, filePath)) {

@@ -15,9 +15,41 @@ import helmet, { type HelmetOptions } from 'helmet';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
-    /** false: the route sets its own security headers (a custom page, a sandboxed document); HSTS is still sent. */
-    securityHeaders?: false;
+    /**
+     * false: the route sets its own security headers (a custom page, a sandboxed document); HSTS is still sent.
+     * `'non-document'`: a route no browser loads as a document or worker (a network server's webhook) is sent the
+     * headers without {@link DOCUMENT_ONLY_HEADERS}, as the console's hashed assets are.
+     */
+    securityHeaders?: false | 'non-document';
   }
+}
+
+/**
+ * Security headers that a browser reads only from a document's or a worker's response (W3C CSP 3 attaches policies to
+ * documents and workers; webhint's `no-html-only-headers`), so an answer no browser renders as a page — a script,
+ * style sheet, font or sound under `/assets/` (app/console-static.ts), a network server's webhook — need not carry
+ * them. Kept on those: `X-Content-Type-Options` (the browser checks a script's or style sheet's type with it),
+ * `Cross-Origin-Resource-Policy` (it guards exactly such subresources from other sites), `Referrer-Policy` (a module
+ * script's imports and a style sheet's fonts and images are fetched with the policy of the file that asks for them),
+ * and HSTS over HTTPS.
+ */
+export const DOCUMENT_ONLY_HEADERS = [
+  'content-security-policy',
+  'cross-origin-opener-policy',
+  'origin-agent-cluster',
+  'x-dns-prefetch-control',
+  'x-download-options',
+  'x-frame-options',
+  'x-permitted-cross-domain-policies',
+  'x-xss-protection',
+  'permissions-policy',
+] as const;
+
+/** `headers` without {@link DOCUMENT_ONLY_HEADERS}. */
+function nonDocument(headers: THeaderSet): THeaderSet {
+  const kept: Record<string, string> = { ...headers };
+  for (const name of DOCUMENT_ONLY_HEADERS) delete kept[name];
+  return kept;
 }
 
 /** HSTS sent over HTTPS: half a year, subdomains included (helmet's default policy). */
@@ -64,7 +96,8 @@ function consoleHelmetOptions(pagesOrigin: string | undefined, upgradeInsecure: 
 
 /**
  * Sends the console's security headers on every response of `app`. `pagesOrigin` (PAGES_ORIGIN) may frame custom
- * pages. A route with `config: { securityHeaders: false }` sets its own (custom pages); a route that sets its own
+ * pages. A route with `config: { securityHeaders: false }` sets its own (custom pages), one with `'non-document'` is
+ * sent them without {@link DOCUMENT_ONLY_HEADERS} (a webhook); a route that sets its own
  * Content-Security-Policy (uploaded images) replaces the console's. Over HTTPS, HSTS is sent on every response and
  * `upgrade-insecure-requests` is in every CSP, a route's own included — checked when the answer is sent, which is
  * needed only when requests can arrive over HTTPS at all (`behindProxy`: TRUST_PROXY is set; this server itself
@@ -73,8 +106,15 @@ function consoleHelmetOptions(pagesOrigin: string | undefined, upgradeInsecure: 
 export function registerSecurityHeaders(app: FastifyInstance, pagesOrigin: string | undefined, behindProxy: boolean): void {
   const plain = helmetHeaders(consoleHelmetOptions(pagesOrigin, false));
   const secure: THeaderSet = { ...helmetHeaders(consoleHelmetOptions(pagesOrigin, true)), 'strict-transport-security': HSTS_HEADER };
+  const plainNonDocument = nonDocument(plain);
+  const secureNonDocument = nonDocument(secure);
   app.addHook('onRequest', (request, reply, done) => {
-    if (request.routeOptions.config.securityHeaders !== false) reply.headers(behindProxy && request.protocol === 'https' ? secure : plain);
+    const which = request.routeOptions.config.securityHeaders;
+    if (which !== false) {
+      const https = behindProxy && request.protocol === 'https';
+      if (which === 'non-document') reply.headers(https ? secureNonDocument : plainNonDocument);
+      else reply.headers(https ? secure : plain);
+    }
     done();
   });
   if (!behindProxy) return;

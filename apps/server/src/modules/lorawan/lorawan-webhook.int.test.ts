@@ -69,6 +69,16 @@ describe(`LoRaWAN uplink webhook (${TEST_DB_KIND})`, () => {
     });
   const postUp = (i: TLorawanIntegrationWithSecret, body: unknown, event = 'up') =>
     post(i.webhook_path, i.secret, JSON.stringify(body), i.network_server === 'chirpstack' ? `?event=${event}` : '');
+  /** The headers every webhook answer carries: the non-document security headers and a request id, no CSP or framing. */
+  const expectWebhookHeaders = (res: Response) => {
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(res.headers.get('cross-origin-resource-policy')).toBe('same-origin');
+    expect(res.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(res.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
+    expect(res.headers.get('content-security-policy')).toBeNull();
+    expect(res.headers.get('x-frame-options')).toBeNull();
+  };
   const latest = async (tangramId: string) =>
     (await server.api<TLatestValue[]>('GET', `${paths.tsLatest}?tangramId=${tangramId}`, { token: vendor.token })).body;
   const uplinkLog = async (i: TLorawanIntegration) =>
@@ -137,6 +147,7 @@ describe(`LoRaWAN uplink webhook (${TEST_DB_KIND})`, () => {
     const at = Date.now() - 60_000;
     const res = await postUp(chirpstack, await fixture('chirpstack-up.json', at));
     expect(res.status).toBe(200);
+    expectWebhookHeaders(res);
     expect(await res.json()).toEqual({ stored: 2 });
     // Answered after the commit: the points are stored now.
     const values = await latest(dev.tangramId);
@@ -209,6 +220,7 @@ describe(`LoRaWAN uplink webhook (${TEST_DB_KIND})`, () => {
       await post(lorawanPaths.webhook(2_000_000_000, 'chirpstack'), chirpstack.secret, body, '?event=up'),
     ]) {
       expect(res.status).toBe(401);
+      expectWebhookHeaders(res);
       expect(((await res.json()) as { code: string }).code).toBe('AUTH_WRONG_CREDENTIALS');
     }
     const wrongServer = await post(lorawanPaths.webhook(chirpstack.id, 'tts'), chirpstack.secret, body);

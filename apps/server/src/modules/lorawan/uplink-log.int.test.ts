@@ -1,10 +1,11 @@
 /**
  * The last-payloads writer (uplink-log.ts) against the database: a batch keeps the newest LORAWAN_LOG_SIZE entries of
- * each integration, bodies with quotes, backslashes, NUL and non-ASCII text come back as sent (NUL replaced), the
+ * each integration, bodies with quotes, backslashes, NUL and non-ASCII text come back as sent (NUL replaced; one over
+ * the limit cut, never inside a surrogate pair), the
  * trim leaves the newest LORAWAN_LOG_SIZE rows, the counters add up, and an entry that comes after the writer closed
  * (the server stopping) is written without waiting for the flush interval.
  */
-import { LORAWAN_LOG_SIZE } from '@tessera/contracts';
+import { LORAWAN_LOG_BODY_MAX, LORAWAN_LOG_SIZE } from '@tessera/contracts';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
@@ -78,6 +79,16 @@ describe(`LoRaWAN last payloads writer (${TEST_DB_KIND})`, () => {
       lastReceivedAt: 1_700_000_000_000 + 102,
     });
     expect(counted(b)).toMatchObject({ uplinksStored: 1, uplinksRefused: 0 });
+  });
+
+  it('cuts a body over the limit before a surrogate pair the cut would halve, and writes it', async () => {
+    const [, b] = integrations as [number, number];
+    const writer = new UplinkLogWriter(database.db, pino({ level: 'silent' }));
+    const head = 'a'.repeat(LORAWAN_LOG_BODY_MAX - 1);
+    writer.record(entry(b, `${head}😀 and more`, 7));
+    await writer.flush();
+    const [newest] = (await listUplinks(database.db, tenantId, projectId, b)).data;
+    expect(newest).toMatchObject({ body: head, truncated: true });
   });
 
   it('writes an entry that comes after it closed at once, not after the flush interval', async () => {

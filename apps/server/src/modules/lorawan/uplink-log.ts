@@ -33,17 +33,23 @@ export interface TUplinkRecord {
   body: Buffer;
 }
 
-/** The body as text a log can hold: UTF-8 with NUL (which PostgreSQL text refuses) replaced, cut at the limit. */
+/**
+ * The body as text a log can hold: UTF-8 with NUL (which PostgreSQL text refuses) replaced, cut at the limit — before
+ * a surrogate pair the cut would halve (a lone surrogate is refused by PostgreSQL's JSON reading, `write`).
+ */
 function loggedBody(body: Buffer): { body: string; truncated: boolean } {
   const text = body.toString('utf8').replaceAll('\u0000', '\uFFFD');
-  return text.length > LORAWAN_LOG_BODY_MAX
-    ? { body: text.slice(0, LORAWAN_LOG_BODY_MAX), truncated: true }
-    : { body: text, truncated: false };
+  if (text.length <= LORAWAN_LOG_BODY_MAX) return { body: text, truncated: false };
+  const last = text.charCodeAt(LORAWAN_LOG_BODY_MAX - 1);
+  const end = last >= 0xd800 && last <= 0xdbff ? LORAWAN_LOG_BODY_MAX - 1 : LORAWAN_LOG_BODY_MAX;
+  return { body: text.slice(0, end), truncated: true };
 }
 
 /**
  * Strings (or nulls) as one PostgreSQL array literal (`{"a","b\\"c",NULL}`), to cast to `text[]`: a column of the
- * batch is one parameter instead of a parameter per row (as telemetry/write-arrays.ts does for ingest).
+ * batch is one parameter instead of a parameter per row (as telemetry/write-arrays.ts does for ingest). For the short
+ * columns; the bodies, JSON text full of quotes, go as one JSON array (`JSON.stringify`, ~1.3 µs a 560-byte body
+ * against ~8.5 µs escaping it here).
  */
 function textArray(values: readonly (string | null)[]): string {
   let text = '{';
@@ -152,7 +158,8 @@ export class UplinkLogWriter {
         ${textArray(column((e) => e.detail))}::text::text[],
         ${numberColumn(column((e) => e.points))}::text::int[],
         ${numberColumn(column((e) => e.status))}::text::int[],
-        ${textArray(bodies.map((b) => b.body))}::text::text[],
+        array(select b from json_array_elements_text(${JSON.stringify(bodies.map((b) => b.body))}::json)
+          with ordinality as t(b, n) order by n),
         ${textArray(bodies.map((b) => String(b.truncated)))}::text::boolean[])`);
     // Every integration's counters in one statement: a batch may hold hundreds of integrations.
     const totals = [...counts];

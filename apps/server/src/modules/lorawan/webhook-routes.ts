@@ -61,7 +61,12 @@ export async function lorawanWebhookRoutes(app: TApp, ctx: TAppContext): Promise
         querystring: ZWebhookQuery,
         response: { 200: ZLorawanUplinkAnswer, 202: ZLorawanUplinkAnswer, 204: z.null() },
       },
+      // The answer is this handler's own `{stored, refused?, detail?}`: written by JSON.stringify, not checked again
+      // against the schema (zod's encode), which stays for the API document.
+      serializerCompiler: () => (data) => JSON.stringify(data),
       config: {
+        // A network server reads the answer, no browser renders it: no CSP or framing headers (core/security-headers.ts).
+        securityHeaders: 'non-document',
         rateLimit: {
           ...LORAWAN_WEBHOOK_RATE_LIMIT,
           addHeadersOnExceeding: WITHIN_LIMIT_HEADERS,
