@@ -2,8 +2,8 @@
  * What a route's handler hands to the audit hooks so that they need not read the entity, or write the entry, themselves
  * (docs/decisions/audit-log.md "Cost"). Two ways, each named by the route's spec:
  *
- * - `handlerRows`: the handler reports the entity's row as it read it just before the change and the row the change
- *   returned (`UPDATE … RETURNING`: exactly what is stored); no snapshot is read and the entry is made of those two.
+ * - `handlerRows`: the handler reports the entity's rows before and after its change (today only a change that set
+ *   nothing reports, through `unchanged`); no snapshot is read and the entry is made of those two.
  * - `inStatement`: the hooks hand the handler the entry (who, acting admin, address, route, entity) before it runs
  *   ({@link changeAuditOf}); the handler's UPDATE writes it in the same statement (audited-update.ts), atomic with the
  *   change, and the hooks write nothing after the answer. A handler that changes nothing reports the row it read
@@ -19,19 +19,6 @@ export interface THandlerRows {
 }
 
 const reported = new WeakMap<FastifyRequest, THandlerRows>();
-
-/** What a handler calls with its rows: `(before, after)`. */
-export type TReportRows<TRow> = (before: TRow, after: TRow) => void;
-
-/**
- * The function through which `request`'s handler reports the entity's rows before and after its change, for the
- * audit entry. Costs a map entry when the audit log is off.
- */
-export function auditRowsOf<TRow extends Record<string, unknown>>(request: FastifyRequest): TReportRows<TRow> {
-  return (before, after) => {
-    reported.set(request, { before, after });
-  };
-}
 
 /** The rows `request`'s handler reported, or undefined when it reported none. */
 export function reportedRows(request: FastifyRequest): THandlerRows | undefined {
