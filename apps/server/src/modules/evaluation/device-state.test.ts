@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyPending, freshTs, mergeNewer, type TPendingDevice } from './device-state.js';
 import { emptyDeviceValues, type TLatestPoint } from './device-values.js';
-import { AlertPublisher } from '../alerts/live-publisher.js';
 import { heldRowIndex, heldSlotOf } from './rule-state-store.js';
 
 const point = (ts: number, v: number): TLatestPoint => ({ ts, vs: [v, Number.NaN, Number.NaN] });
@@ -66,23 +65,5 @@ describe('held timers in alert_rule_states', () => {
       expect(heldRowIndex(rule, slot)).toBeLessThan(0);
       expect(heldSlotOf(heldRowIndex(rule, slot))).toEqual({ ruleIndex: rule, slot });
     }
-  });
-});
-
-describe('live alert publishes', () => {
-  it('go out at once, then collapse a burst into one more publish', async () => {
-    const calls: number[] = [];
-    let release: () => void = () => undefined;
-    const publisher = new AlertPublisher(async (id) => {
-      calls.push(id);
-      if (calls.length === 1) await new Promise<void>((r) => (release = r));
-    }, 10);
-    publisher.changed(7);
-    for (let i = 0; i < 5; i++) publisher.changed(7);
-    publisher.changed(8);
-    expect(calls).toEqual([7, 8]);
-    release();
-    await publisher.idle();
-    expect(calls).toEqual([7, 8, 7]);
   });
 });
