@@ -227,9 +227,11 @@ export class FlowEngine {
     if (this.runQueue.offer(run.rule.tenantId, config, { ...run, release })) return;
     release();
     this.counters.refused += 1;
-    const error = `over the tenant's limit: ${config.runs_per_second} runs/s with ${config.queue_max} waiting`;
-    const refusal = { outcome: 'refused' as const, error, startedAt: this.now(), durationMs: 0, steps: [] };
-    this.sampler.offer(runRow(run.rule, run.trigger, refusal), 'refused');
+    const startedAt = this.now();
+    this.sampler.offerMade(run.rule.id, 'refused', () => {
+      const error = `over the tenant's limit: ${config.runs_per_second} runs/s with ${config.queue_max} waiting`;
+      return runRow(run.rule, run.trigger, { outcome: 'refused', error, startedAt, durationMs: 0, steps: [] });
+    });
   }
 
   private async execute(run: TQueuedRun): Promise<void> {

@@ -46,6 +46,25 @@ describe('the trace sampler', () => {
     ]);
   });
 
+  it('builds the row of a run offered by a maker only when the run is traced', () => {
+    const traced: TRunRow[] = [];
+    const sampler = new TraceSampler((r) => traced.push(r), 2);
+    let made = 0;
+    const maker = (i: number) => () => {
+      made += 1;
+      return run(1, i);
+    };
+    for (let i = 0; i < 1_000; i++) sampler.offerMade(1, 'refused', maker(i), 1_000);
+    expect(made).toBe(2);
+    sampler.sweep(2_000);
+    expect(made).toBe(3);
+    expect(traced.map((r) => [r.trigger.i, r.untracedBefore ?? 0])).toEqual([
+      [0, 0],
+      [1, 0],
+      [999, 997],
+    ]);
+  });
+
   it('tells runs that did something from errors, quiet runs and refusals', () => {
     expect(runKind('refused', [])).toBe('refused');
     expect(runKind('error', [{ node_type: 'alert' }])).toBe('error');

@@ -36,8 +36,8 @@ const WINDOW_MS = 1000;
 interface TSlot {
   windowStart: number;
   traced: number;
-  /** The last run past the window's allowance, traced when the window ends. */
-  held: TRunRow | null;
+  /** The last run past the window's allowance (its row, made when traced), traced when the window ends. */
+  held: (() => TRunRow) | null;
   /** Runs past the allowance before `held`: never traced, counted on it. */
   untraced: number;
 }
@@ -62,7 +62,15 @@ export class TraceSampler {
 
   /** Offers one run's row of `kind` at wall time `now` (epoch ms): traced now, held, or counted. */
   offer(row: TRunRow, kind: TRunKind, now: number = Date.now()): void {
-    const key = `${row.ruleId}:${kind}`;
+    this.offerMade(row.ruleId, kind, () => row, now);
+  }
+
+  /**
+   * {@link offer} of a run of rule `ruleId` whose row `makeRow` builds only if it is traced: a rule refusing
+   * thousands of triggers a second (its tenant's queue full) counts them without building a row for each.
+   */
+  offerMade(ruleId: number, kind: TRunKind, makeRow: () => TRunRow, now: number = Date.now()): void {
+    const key = `${ruleId}:${kind}`;
     let slot = this.slots.get(key);
     if (!slot) {
       slot = { windowStart: now, traced: 0, held: null, untraced: 0 };
@@ -74,11 +82,11 @@ export class TraceSampler {
     }
     if (slot.traced < this.perS) {
       slot.traced += 1;
-      this.trace(row);
+      this.trace(makeRow());
       return;
     }
     if (slot.held) slot.untraced += 1;
-    slot.held = row;
+    slot.held = makeRow;
   }
 
   /** Hands over the held run of every window ended by `now` and forgets idle slots. */
@@ -99,7 +107,7 @@ export class TraceSampler {
 
   private release(slot: TSlot): void {
     if (!slot.held) return;
-    this.trace({ ...slot.held, untracedBefore: slot.untraced });
+    this.trace({ ...slot.held(), untracedBefore: slot.untraced });
     slot.held = null;
     slot.untraced = 0;
   }
