@@ -12,8 +12,8 @@
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:ingest-1p -w @tessera/bench
  *   env: BENCH_ROUNDS (3) of a Mosquitto phase then a Tessera phase, BENCH_SECONDS (15) measured per phase after
- *        BENCH_WARMUP_S (3), BENCH_WINDOW (10), BENCH_DEVICES (100), BENCH_POOL (20) database connections; the
- *        server's INGEST_* settings as usual
+ *        BENCH_WARMUP_S (3), BENCH_WINDOW (10), BENCH_DEVICES (100), BENCH_POOL (20) database connections,
+ *        BENCH_RULES (both; platform, project or none: which of the demo's rules run); the server's INGEST_* settings
  */
 import { fork, spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -34,6 +34,8 @@ const WINDOW = Number(process.env.BENCH_WINDOW ?? 10);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const DEVICES = Number(process.env.BENCH_DEVICES ?? 100);
 const POOL = Number(process.env.BENCH_POOL ?? 20);
+/** Which of the demo's rules run on the loaded key: `both` (the figure), `platform`, `project` or `none`. */
+const RULES = (process.env.BENCH_RULES ?? 'both') as 'both' | 'platform' | 'project' | 'none';
 const MOSQUITTO = '/usr/sbin/mosquitto';
 
 type TReport<K extends TLoadReport['kind']> = Extract<TLoadReport, { kind: K }>;
@@ -190,6 +192,13 @@ async function pacedPhase(bench: TBenchServer, devices: TLoadDevice[], ratePerS:
   await load.run({ kind: 'end' });
 }
 
+const RULES_SHOWN = {
+  both: 'demo platform rule and simple rule',
+  platform: 'demo platform rule only',
+  project: 'demo simple rule only',
+  none: 'no rule',
+} as const;
+
 const median = (xs: readonly number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -200,18 +209,20 @@ async function main(): Promise<void> {
   const bench = await startBenchServer({ devices: DEVICES, poolSize: POOL });
   const { server, project, database, token } = bench;
   try {
-    await insertRunningDemoRule(database.db, project, 'temperature');
-    const res = await server.app.inject({
-      method: 'POST',
-      url: rulePaths.simples(project.projectId),
-      headers: { authorization: `Bearer ${token}` },
-      payload: { ...DEMO_RULE, key: 'temperature' },
-    });
-    if (res.statusCode !== 201) throw new Error(`rule not created: ${res.statusCode} ${res.body}`);
+    if (RULES === 'both' || RULES === 'platform') await insertRunningDemoRule(database.db, project, 'temperature');
+    if (RULES === 'both' || RULES === 'project') {
+      const res = await server.app.inject({
+        method: 'POST',
+        url: rulePaths.simples(project.projectId),
+        headers: { authorization: `Bearer ${token}` },
+        payload: { ...DEMO_RULE, key: 'temperature' },
+      });
+      if (res.statusCode !== 201) throw new Error(`rule not created: ${res.statusCode} ${res.body}`);
+    }
     const devices = project.devices.map((d) => ({ tangramId: d.tangramId, secret: d.secret }));
     console.log(
       `ingest 1-point: ${DEVICES} devices × ${WINDOW} unacknowledged 1-point QoS 1 publishes, load in its own process, ` +
-        `${WARMUP_S} s warm-up + ${SECONDS} s measured; demo platform rule and simple rule on temperature; pool ${POOL}; ` +
+        `${WARMUP_S} s warm-up + ${SECONDS} s measured; ${RULES_SHOWN[RULES]} on temperature; pool ${POOL}; ` +
         `${ROUNDS} rounds of Mosquitto then Tessera, each phase with a load process of its own`,
     );
     const rates: number[] = [];
