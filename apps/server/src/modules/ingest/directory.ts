@@ -11,6 +11,7 @@
  */
 import { eq } from 'drizzle-orm';
 import type { TNonNumericValueType, TTelemetryValueType } from '@tessera/contracts';
+import { cachedLookup, type TCacheEntry, type TCacheLimits } from '../../core/refreshing-cache.js';
 import type { Db } from '../../db/client.js';
 import { deviceAccessTokens, devices, projectSensors, projects, projectUndeclaredKeys } from '../../db/schema.js';
 import { UndeclaredKeys } from './undeclared-keys.js';
@@ -48,17 +49,9 @@ export const DEVICE_ROW_TTL_MS = 600_000;
 export const DIRECTORY_MAX_DEVICES = 100_000;
 /** How long "no such device" is remembered, in milliseconds. */
 export const DIRECTORY_MISS_TTL_MS = 1_000;
+/** Project keys: kept {@link DIRECTORY_TTL_MS}, one entry per project (no bound beyond the projects there are). */
+const KEY_LIMITS: TCacheLimits = { ttlMs: DIRECTORY_TTL_MS, missTtlMs: DIRECTORY_MISS_TTL_MS, maxEntries: Number.POSITIVE_INFINITY };
 
-interface TEntry<T> {
-  value: Promise<T>;
-  expiresAt: number;
-  /** True once the value is known to be found (not null). */
-  found?: boolean;
-  /** True while a found value past its TTL is being read again (it is still answered meanwhile). */
-  refreshing?: boolean;
-}
-
-/** Device and project-key look-ups with a TTL cache. */
 /** The columns of a device that ingest needs ({@link TIngestDevice}), whichever credential found it. */
 const INGEST_DEVICE_COLUMNS = {
   id: devices.id,
@@ -69,16 +62,21 @@ const INGEST_DEVICE_COLUMNS = {
   isGateway: devices.isGateway,
 };
 
+/** Device and project-key look-ups with a TTL cache (core/refreshing-cache.ts). */
 export class DeviceDirectory {
-  private readonly deviceCache = new Map<string, TEntry<TIngestDevice | null>>();
-  private readonly keyCache = new Map<number, TEntry<TProjectKeys>>();
-  private readonly tokenCache = new Map<string, TEntry<TIngestDevice | null>>();
+  private readonly deviceCache = new Map<string, TCacheEntry<TIngestDevice | null>>();
+  private readonly keyCache = new Map<number, TCacheEntry<TProjectKeys>>();
+  private readonly tokenCache = new Map<string, TCacheEntry<TIngestDevice | null>>();
 
   /** `ttlMs`: how long a found device row is reused (0: every look-up reads the database). */
+  private readonly deviceLimits: TCacheLimits;
+
   constructor(
     private readonly db: Db,
-    private readonly ttlMs = DEVICE_ROW_TTL_MS,
-  ) {}
+    ttlMs = DEVICE_ROW_TTL_MS,
+  ) {
+    this.deviceLimits = { ttlMs, missTtlMs: DIRECTORY_MISS_TTL_MS, maxEntries: DIRECTORY_MAX_DEVICES };
+  }
 
   /** Forgets the cached row of `tangramId` (its secret changed, or it is gone): the next look-up reads it again. */
   forget(tangramId: string): void {
@@ -105,7 +103,7 @@ export class DeviceDirectory {
 
   /** The device whose access token has SHA-256 `tokenHash` (hex), or null. */
   deviceByTokenHash(tokenHash: string): Promise<TIngestDevice | null> {
-    return cached(this.tokenCache, tokenHash, this.ttlMs, DIRECTORY_MAX_DEVICES, async () => {
+    return cachedLookup(this.tokenCache, tokenHash, this.deviceLimits, async () => {
       const [row] = await this.db
         .select(INGEST_DEVICE_COLUMNS)
         .from(deviceAccessTokens)
@@ -117,7 +115,7 @@ export class DeviceDirectory {
 
   /** The device with this (upper-case) Tangram ID, or null. */
   device(tangramId: string): Promise<TIngestDevice | null> {
-    return cached(this.deviceCache, tangramId, this.ttlMs, DIRECTORY_MAX_DEVICES, async () => {
+    return cachedLookup(this.deviceCache, tangramId, this.deviceLimits, async () => {
       const [row] = await this.db.select(INGEST_DEVICE_COLUMNS).from(devices).where(eq(devices.tangramId, tangramId));
       return row ?? null;
     });
@@ -128,7 +126,7 @@ export class DeviceDirectory {
    * and its sensors), a second for its undeclared keys only when it accepts them.
    */
   projectKeys(projectId: number): Promise<TProjectKeys> {
-    return cached(this.keyCache, projectId, DIRECTORY_TTL_MS, Number.POSITIVE_INFINITY, async () => {
+    return cachedLookup(this.keyCache, projectId, KEY_LIMITS, async () => {
       const rows = await this.db
         .select({ accepts: projects.acceptsUndeclaredKeys, key: projectSensors.key, valueType: projectSensors.valueType })
         .from(projects)
@@ -163,55 +161,4 @@ export class DeviceDirectory {
       return Object.assign(numeric, { valueTypes, undeclared: new UndeclaredKeys(projectId, numeric, valueTypes, discarded, offered) });
     });
   }
-}
-
-/**
- * `key`'s value from `map`, loaded by `load` when absent or expired. A found value (not null) past its TTL is still
- * answered while it is read again in the background, once: a change is forgotten at once by its notification (device
- * revocation, key changes) and the TTL only bounds a lost one — and thousands of devices loaded in the same second
- * (a burst of LoRaWAN uplinks, each from another device) do not expire in the same second with each message waiting
- * on its own query (docs/connectivity.md). TTLs are spread ±20 % for the same reason. With `ttlMs` 0 every look-up
- * reads the database. An entry loaded or read again becomes the newest (Map order); past `maxEntries` the oldest
- * is dropped.
- */
-function cached<K, T>(map: Map<K, TEntry<T>>, key: K, ttlMs: number, maxEntries: number, load: () => Promise<T>): Promise<T> {
-  const now = Date.now();
-  const hit = map.get(key);
-  if (hit && (hit.expiresAt > now || hit.refreshing)) return hit.value;
-  const entry: TEntry<T> = { value: load(), expiresAt: now + ttlMs * (0.8 + Math.random() * 0.4) };
-  if (hit?.found && ttlMs > 0) {
-    hit.refreshing = true;
-    entry.value.then(
-      (v) => {
-        // Replaced unless forgotten meanwhile; a row that is gone now is answered as gone.
-        if (map.get(key) !== hit) return;
-        if (v === null) map.delete(key);
-        else setNewest(map, key, { ...entry, found: true }, maxEntries);
-      },
-      () => {
-        hit.refreshing = false;
-      },
-    );
-    return hit.value;
-  }
-  setNewest(map, key, entry, maxEntries);
-  entry.value.then(
-    (v) => {
-      if (v === null) entry.expiresAt = Date.now() + Math.min(ttlMs, DIRECTORY_MISS_TTL_MS);
-      else entry.found = true;
-    },
-    () => map.delete(key),
-  );
-  return entry.value;
-}
-
-/** Sets `key` in `map` as its newest entry, first dropping the oldest while `map` holds `maxEntries` or more others. */
-function setNewest<K, V>(map: Map<K, V>, key: K, value: V, maxEntries: number): void {
-  map.delete(key);
-  while (map.size >= maxEntries) {
-    const oldest = map.keys().next();
-    if (oldest.done) break;
-    map.delete(oldest.value);
-  }
-  map.set(key, value);
 }

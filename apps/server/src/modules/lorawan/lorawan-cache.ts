@@ -11,6 +11,7 @@
  */
 import { eq, sql } from 'drizzle-orm';
 import { startDatabaseListener, type TDatabaseListener } from '../../core/database-listener.js';
+import { cachedLookup, type TCacheEntry } from '../../core/refreshing-cache.js';
 import type { TAppContext } from '../../core/context.js';
 import { type Db, rowsOf } from '../../db/client.js';
 import { deviceLorawan, devices, lorawanIntegrations } from '../../db/schema.js';
@@ -33,53 +34,13 @@ export interface TDevEuiDevice {
   projectId: number;
 }
 
-/** A cached look-up: its answer (a promise, shared by concurrent callers) and when it goes stale (epoch ms). */
-export interface TEntry<T> {
-  value: Promise<T>;
-  expiresAt: number;
-  /** True once the value is known to be found (not null). */
-  found?: boolean;
-  /** True while a found value past its TTL is being read again (it is still answered meanwhile). */
-  refreshing?: boolean;
-}
-
-/** `ms` spread by ±20 %, so entries loaded together (a burst of uplinks after a start) do not expire together. */
-const jittered = (ms: number) => ms * (0.8 + Math.random() * 0.4);
-
-/** Starts `load`, as an entry not yet in any map: a miss is kept {@link LORAWAN_MISS_TTL_MS}, a found value longer. */
-function loading<T>(load: () => Promise<T | null>, onFailure: (entry: TEntry<T | null>) => void): TEntry<T | null> {
-  const entry: TEntry<T | null> = { value: load(), expiresAt: Date.now() + jittered(LORAWAN_CACHE_TTL_MS) };
-  entry.value.then(
-    (v) => {
-      if (v === null) entry.expiresAt = Date.now() + LORAWAN_MISS_TTL_MS;
-      else entry.found = true;
-    },
-    () => onFailure(entry),
-  );
-  return entry;
-}
+/** A cached look-up of the webhook (core/refreshing-cache.ts). */
+export type TEntry<T> = TCacheEntry<T>;
 
 /**
- * Sets `key` in `map` as its newest entry (Map order is insertion order), first dropping the oldest while `map` holds
- * `maxEntries` or more others.
- */
-function setNewest<K, V>(map: Map<K, V>, key: K, value: V, maxEntries: number): void {
-  map.delete(key);
-  while (map.size >= maxEntries) {
-    const oldest = map.keys().next();
-    if (oldest.done) break;
-    map.delete(oldest.value);
-  }
-  map.set(key, value);
-}
-
-/**
- * `key`'s value from `map`, loaded by `load` when absent. A found value past its TTL is still answered while it is
- * read again in the background (once): a change is forgotten at once by its notification and the TTL only bounds a
- * lost one, so answering the old value a few milliseconds longer costs nothing — and thousands of DevEUIs loaded in
- * the same second no longer expire in the same second with each uplink waiting on its own query (a 1–2 s p99 at
- * 4,000 uplinks/s, docs/connectivity.md). A miss past its TTL is read again before answering (a DevEUI just set must
- * be found). An entry loaded or read again becomes the newest; past `maxEntries` the oldest is dropped.
+ * `key`'s value from `map`, loaded by `load` when absent or stale (core/refreshing-cache.ts `cachedLookup`): a found
+ * value kept {@link LORAWAN_CACHE_TTL_MS} and refreshed in the background, a miss {@link LORAWAN_MISS_TTL_MS}, at most
+ * `maxEntries` (the least recently loaded go first).
  */
 export function cached<K, T>(
   map: Map<K, TEntry<T | null>>,
@@ -87,27 +48,7 @@ export function cached<K, T>(
   load: () => Promise<T | null>,
   maxEntries = LORAWAN_CACHE_MAX_ENTRIES,
 ): Promise<T | null> {
-  const hit = map.get(key);
-  if (hit && (hit.expiresAt > Date.now() || hit.refreshing)) return hit.value;
-  if (hit?.found) {
-    hit.refreshing = true;
-    const next = loading(load, () => {
-      hit.refreshing = false;
-    });
-    // Replaced unless a change notification forgot the entry meanwhile.
-    next.value.then(
-      () => {
-        if (map.get(key) === hit) setNewest(map, key, next, maxEntries);
-      },
-      () => undefined,
-    );
-    return hit.value;
-  }
-  const entry = loading(load, (failed) => {
-    if (map.get(key) === failed) map.delete(key);
-  });
-  setNewest(map, key, entry, maxEntries);
-  return entry.value;
+  return cachedLookup(map, key, { ttlMs: LORAWAN_CACHE_TTL_MS, missTtlMs: LORAWAN_MISS_TTL_MS, maxEntries }, load);
 }
 
 /** The webhook's look-ups with a TTL cache and forgetting on change. */
