@@ -63,6 +63,19 @@ export const platformRule = rowBy(platformRules, platformRules.id);
 const account = rowBy(accounts, accounts.id);
 
 /** Create (id from the answer), update and delete (id from the path) of one entity kind. */
+/**
+ * A device PUT (v1 and v2): its UPDATE writes the entry in the same statement (audited-update.ts); a request setting
+ * nothing reports the row its handler read (handler-rows.ts). No read of its own.
+ */
+const deviceUpdateInStatement: TAuditRoute = {
+  entity: 'device',
+  action: 'update',
+  id: param('tangramId'),
+  snapshot: device,
+  handlerRows: device.fromRow,
+  inStatement: true,
+};
+
 function crud(entity: string, base: string, snapshot: TSnapshotLoader, idParam = 'id'): Record<string, TAuditRoute> {
   return {
     [`POST ${base}`]: { entity, action: 'create', id: answerField('id'), snapshot },
@@ -100,24 +113,8 @@ export const AUDITED_ROUTES: Readonly<Record<string, TAuditRoute>> = {
   // Devices and their secrets.
   [`POST ${F}/projects/:id/devices`]: { entity: 'device', action: 'create', id: answerField('tangram_id'), snapshot: device },
   [`POST ${F}/projects/:id/devices/bulk`]: { entity: 'project', action: 'create_devices', id: param('id'), withBody: true },
-  // Their UPDATE writes the entry in the same statement (audited-update.ts); a request setting nothing reports the
-  // row its handler read (handler-rows.ts). No read of their own.
-  [`PUT ${F}/devices/:tangramId`]: {
-    entity: 'device',
-    action: 'update',
-    id: param('tangramId'),
-    snapshot: device,
-    handlerRows: device.fromRow,
-    inStatement: true,
-  },
-  [`PUT ${F}/v2/devices/:tangramId`]: {
-    entity: 'device',
-    action: 'update',
-    id: param('tangramId'),
-    snapshot: device,
-    handlerRows: device.fromRow,
-    inStatement: true,
-  },
+  [`PUT ${F}/devices/:tangramId`]: deviceUpdateInStatement,
+  [`PUT ${F}/v2/devices/:tangramId`]: deviceUpdateInStatement,
   [`POST ${F}/devices/:tangramId/secret`]: { entity: 'device', action: 'rotate_secret', id: param('tangramId'), snapshot: device },
   [`POST ${F}/devices/:tangramId/remoteControl/sensorCommand`]: {
     entity: 'device',
