@@ -78,6 +78,16 @@ describe('live alert publishes', () => {
     ]);
   });
 
+  it('remember a bounded number of publish times, however many alerts are published once and never again', async () => {
+    const publisher = new AlertPublisher(async () => undefined, 1_000);
+    for (let id = 1; id <= 50_000; id++) {
+      publisher.changed(id);
+      if (id % 1_000 === 0) await vi.advanceTimersByTimeAsync(1_000);
+    }
+    await publisher.idle();
+    expect(publisher.remembered).toBeLessThan(10_000);
+  });
+
   it('never publish one alert twice at once: a change during its publish waits for the flush after it ends', async () => {
     let running = 0;
     let most = 0;

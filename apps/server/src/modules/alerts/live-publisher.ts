@@ -10,6 +10,8 @@
 
 /** Least time between two live publishes of the same alert, ms (a level rule may update it on every point). */
 export const LIVE_ALERT_MIN_INTERVAL_MS = 1_000;
+/** Publish times remembered before the ones older than the interval are dropped (then twice what is left, at least). */
+const PUBLISHED_AT_PRUNE_FROM = 4_096;
 
 /** Coalesces publishes per alert id and flushes the waiting ones together. */
 export class AlertPublisher {
@@ -22,6 +24,8 @@ export class AlertPublisher {
   private readonly running = new Set<Promise<void>>();
   private timer: NodeJS.Timeout | null = null;
   private flushed: (() => void)[] = [];
+  /** Size of {@link publishedAt} at which its old entries are dropped (alerts published once are never flushed). */
+  private pruneFrom = PUBLISHED_AT_PRUNE_FROM;
 
   /**
    * @param publish publishes one alert (never expected to throw; a rejection is ignored).
@@ -53,8 +57,17 @@ export class AlertPublisher {
     }
   }
 
+  /** How many publish times are remembered (bounded: the ones older than the interval are dropped as it grows). */
+  get remembered(): number {
+    return this.publishedAt.size;
+  }
+
   private start(alertId: number): void {
     this.publishedAt.set(alertId, this.now());
+    if (this.publishedAt.size >= this.pruneFrom) {
+      this.forgetOld(this.now());
+      this.pruneFrom = Math.max(PUBLISHED_AT_PRUNE_FROM, 2 * this.publishedAt.size);
+    }
     this.inFlight.add(alertId);
     const run: Promise<void> = this.publish(alertId)
       .catch(() => undefined)
@@ -68,8 +81,7 @@ export class AlertPublisher {
   /** Publishes every waiting alert not in flight (in one tick); those in flight wait for the next flush. */
   private flush(): void {
     this.timer = null;
-    const now = this.now();
-    for (const [id, at] of this.publishedAt) if (now - at >= this.minIntervalMs && !this.inFlight.has(id)) this.publishedAt.delete(id);
+    this.forgetOld(this.now());
     for (const id of [...this.waiting]) {
       if (this.inFlight.has(id)) continue;
       this.waiting.delete(id);
@@ -79,5 +91,10 @@ export class AlertPublisher {
     const flushed = this.flushed;
     this.flushed = [];
     for (const resolve of flushed) resolve();
+  }
+
+  /** Drops the publish times older than the interval (their alerts would go out at once anyway). */
+  private forgetOld(now: number): void {
+    for (const [id, at] of this.publishedAt) if (now - at >= this.minIntervalMs && !this.inFlight.has(id)) this.publishedAt.delete(id);
   }
 }
