@@ -4,20 +4,26 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { outboxEmails } from '../../db/schema.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { uniqueEmail } from '../../../test/factories.js';
-import { freePort, startSmtpSink, type TSmtpSink } from './smtp-sink.fixture.js';
+import { holdPort, startSmtpSink, type THeldPort, type TSmtpSink } from './smtp-sink.fixture.js';
 import { OUTBOX } from './outbox-worker.js';
 
 describe(`mail outbox with SMTP_URL (${TEST_DB_KIND})`, () => {
   let server: TTestServer;
-  let port: number;
+  /** SMTP's port: held (every connection reset, as by a server that is down) until the sink starts on it. */
+  let held: THeldPort;
   let smtp: TSmtpSink | undefined;
+  const startSmtp = async () => {
+    await held.release();
+    return startSmtpSink(held.port);
+  };
   beforeAll(async () => {
-    port = await freePort();
-    server = await startTestServer({ smtpUrl: `smtp://127.0.0.1:${port}` });
+    held = await holdPort();
+    server = await startTestServer({ smtpUrl: `smtp://127.0.0.1:${held.port}` });
   });
   afterAll(async () => {
     await server.stop();
     await smtp?.stop();
+    await held.release();
   });
 
   const rowOf = async (id: number) => (await server.ctx.db.select().from(outboxEmails).where(eq(outboxEmails.id, id)))[0];
@@ -34,7 +40,7 @@ describe(`mail outbox with SMTP_URL (${TEST_DB_KIND})`, () => {
     expect(failedOnce.lastError).toBeTruthy();
     expect(failedOnce.nextAttemptAt).toBeGreaterThan(Date.now() - 1000);
 
-    smtp = await startSmtpSink(port);
+    smtp = await startSmtp();
     // Skip the backoff wait rather than sleep through it.
     await server.ctx.db.update(outboxEmails).set({ nextAttemptAt: 0 }).where(eq(outboxEmails.id, queued.id));
     const mail = await smtp.waitFor((m) => m.to.includes(to));
@@ -48,7 +54,7 @@ describe(`mail outbox with SMTP_URL (${TEST_DB_KIND})`, () => {
   });
 
   it('marks a mail failed after the last attempt and stops trying', async () => {
-    smtp ??= await startSmtpSink(port);
+    smtp ??= await startSmtp();
     const to = uniqueEmail('reject');
     await server.ctx.mailer.enqueue({ to, subject: 'x', text: 'x' });
     const [queued] = await server.ctx.db.select().from(outboxEmails).where(eq(outboxEmails.to, to));

@@ -32,6 +32,32 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** A loopback port held for a server that starts later; meanwhile every connection to it is reset at once. */
+export interface THeldPort {
+  port: number;
+  /** Frees the port (idempotent): call it right before the server that takes it starts. */
+  release(): Promise<void>;
+}
+
+/**
+ * Holds a free loopback port for an SMTP server that is down now and starts later: connections are accepted and
+ * reset at once (a server that is down, as a client sees it), and no other process can take the port meanwhile —
+ * a port merely probed free ({@link freePort}) may be taken by another test's socket before the sink binds it.
+ */
+export async function holdPort(): Promise<THeldPort> {
+  const holder = createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve) => holder.listen(0, '127.0.0.1', resolve));
+  const { port } = holder.address() as AddressInfo;
+  let released: Promise<void> | null = null;
+  return {
+    port,
+    release() {
+      released ??= new Promise<void>((resolve) => holder.close(() => resolve()));
+      return released;
+    },
+  };
+}
+
 /** Starts the sink on `port` (0 = any free one). */
 export async function startSmtpSink(port = 0): Promise<TSmtpSink> {
   const mails: TReceivedMail[] = [];
