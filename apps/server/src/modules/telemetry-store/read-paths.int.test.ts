@@ -47,7 +47,7 @@ describe(`read paths answer the same from hot and compressed days (${TEST_DB_KIN
   });
   afterAll(() => server.stop());
 
-  it('raw values, CSV download, raw-sourced timeseries, statistics and rule aggregates', async () => {
+  it('raw values, CSV download, raw-sourced timeseries, statistics, the newest n rows and rule aggregates', async () => {
     const [device] = project.devices;
     const tid = device.tangramId;
     const range = (a: number, b: number) => `tangramId=${tid}&startTs=${a}&endTs=${b}`;
@@ -59,6 +59,9 @@ describe(`read paths answer the same from hot and compressed days (${TEST_DB_KIN
         // buckets under a minute come from raw points
         get(`${paths.tsTimeseriesV2}?${range(D0 + 3_600_000, D0 + 4 * 3_600_000)}&key=temperature&width=600&fn=avg`),
         get(`${paths.tsStatisticsSummary}?tangramIds=${tid}&keys=temperature&startTs=${D0}&endTs=${D0 + 3 * DAY_MS}`),
+        // the newest n rows reach back into the compressed days when the hot ones are fewer than n
+        get(`${paths.tsLatestN}?tangramId=${tid}&key=temperature&n=1000`),
+        get(`${paths.tsLatestN}?tangramId=${tid}&key=vibration&n=3`),
         ...(['count', 'avg', 'min', 'max'] as const).map((fn) =>
           readAggregate(server.ctx.db, device.id, { key: 'vibration', slot: 1, fn, windowMs: DAY_MS }, D0 + 1.5 * DAY_MS),
         ),
@@ -67,6 +70,8 @@ describe(`read paths answer the same from hot and compressed days (${TEST_DB_KIN
     expect(hot[0] as unknown[]).toHaveLength(315); // 49 h, one point in 7 min, three in four temperature
     expect(String(hot[2]).split('\n').length).toBeGreaterThan(500);
     expect(hot[3]).toMatchObject({ source: 'raw' });
+    expect((hot[5] as unknown[]).length).toBeGreaterThan(315);
+    expect(hot[6] as unknown[]).toHaveLength(3);
 
     const done = await compressColdDays(server.ctx.db, FIRST_HOT);
     expect(done.detached).toEqual(['telemetry_20260301', 'telemetry_20260302']);

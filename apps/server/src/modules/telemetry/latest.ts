@@ -2,12 +2,13 @@
  * Latest values (spec §7 `latest`, `latestN`, `telemetries/metadata`): the newest point per key from
  * telemetry_latest, the newest n raw rows of one key, and the device project's sensors.
  */
-import { asc, desc, eq, and } from 'drizzle-orm';
+import { asc, desc, eq, and, sql } from 'drizzle-orm';
 import type { TLatestNQuery, TLatestValue, TTelemetryMetadata, TTelemetryRow } from '@tessera/contracts';
-import type { Db } from '../../db/client.js';
+import { rowsOf, type Db } from '../../db/client.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { projectSensors, telemetry, telemetryKeys, telemetryLatest } from '../../db/schema.js';
 import { deviceFor } from '../devices/access.js';
+import { rawPoints } from '../telemetry-store/raw-points.js';
 import { presentLatest, presentRow } from './presenters.js';
 
 /**
@@ -33,7 +34,14 @@ export async function getLatestN(db: Db, principal: TPrincipal, q: TLatestNQuery
     .where(and(eq(telemetry.deviceId, device.id), eq(telemetryKeys.key, q.key)))
     .orderBy(desc(telemetry.ts))
     .limit(q.n);
-  return rows.map((r) => presentRow({ ...r, key: q.key }));
+  if (rows.length === q.n) return rows.map((r) => presentRow({ ...r, key: q.key }));
+  // Fewer hot rows than asked: the older points (or all of them) may be merged into compressed chunks by now
+  // (docs/decisions/telemetry-storage.md), so read every point as the store holds it, hot and merged alike.
+  const stored = rowsOf<{ ts: number; svc_recv_ts: number; v1: number | null; v2: number | null; v3: number | null }>(
+    await db.execute(sql`select ts, svc_recv_ts, v1, v2, v3 from ${rawPoints(device.id, q.key, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)} as p
+      order by ts desc limit ${q.n}`),
+  );
+  return stored.map((r) => presentRow({ key: q.key, ts: r.ts, svcRecvTs: r.svc_recv_ts, v1: r.v1, v2: r.v2, v3: r.v3 }));
 }
 
 /**
