@@ -10,7 +10,9 @@
  * rate for every way (BENCH_PACED_RATE, else half the slowest way's closed-loop rate of the first round) gives
  * publish → commit p50/p99. Rounds interleave the ways (native, thingsboard, gateway, http, lorawan, native, …) so
  * the shared machine's noise falls on all alike; the figures printed are each way's median over the rounds and the
- * median of its per-round ratio to native. A first pass through every way is not counted (caches, JIT, connections).
+ * median of its per-round ratio to native. A first pass through every way, at least a message per device, is not
+ * counted (caches, devices coming online, JIT, connections). Each closed loop prints the CPU per message of the server,
+ * PostgreSQL and the load, and how busy the server's event loop was (its one thread).
  *
  *   DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:connectivity -w @tessera/bench
  *   env: BENCH_ROUNDS (3), BENCH_SECONDS (6) measured per phase after BENCH_WARMUP_S (2), BENCH_IN_FLIGHT (200),
@@ -24,7 +26,8 @@
  *        /tmp/bench-connectivity-<way>.cpuprofile), BENCH_STATEMENTS (1: the server's SQL statements per message of
  *        each way's last closed loop, by their first words), BENCH_HTTP_CLIENT (the load's HTTP client for ThingsBoard
  *        HTTP and the webhook alike: `node`, Node's http.request over a keep-alive Agent; `undici`, undici's keep-alive
- *        Pool)
+ *        Pool through request(); `dispatch`, the same Pool through dispatch() with a handler that drops the answer's
+ *        bytes — the same requests on the wire for less of the load's CPU, which the 2-core machine shares)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
@@ -34,7 +37,7 @@ import { startBenchServer } from '../support/bench-server.js';
 import { fmt, percentile, printTable } from '../overload/stats.js';
 import { cpuMsBetween, cpuMsByComm, machineCpuMs } from '../support/proc-cpu.js';
 import { printSummary, startProfiling } from '../http/profile.js';
-import { type TLoadCommand, type TLoadReport, type TPhaseReport, type TWay, WAYS } from './load.js';
+import { HTTP_CLIENTS, type THttpClient, type TLoadCommand, type TLoadReport, type TPhaseReport, type TWay, WAYS } from './load.js';
 import { buildConnectivitySetup, type TConnectivityShape } from './setup.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -48,8 +51,8 @@ const ONLY = process.env.BENCH_WAYS?.split(',');
 const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
 /** BENCH_PROFILE: the ways whose last closed loop is profiled. */
 const PROFILE = new Set(process.env.BENCH_PROFILE?.split(',') ?? []);
-/** BENCH_HTTP_CLIENT: the load's HTTP client for every HTTP way, Node's http (default) or undici's keep-alive Pool. */
-const HTTP_CLIENT = process.env.BENCH_HTTP_CLIENT === 'undici' ? 'undici' : 'node';
+/** BENCH_HTTP_CLIENT: the load's HTTP client for every HTTP way (HTTP_CLIENTS; default Node's http). */
+const HTTP_CLIENT: THttpClient = HTTP_CLIENTS.find((c) => c === process.env.BENCH_HTTP_CLIENT) ?? 'node';
 const SHAPE: TConnectivityShape = {
   mqttDevices: Number(process.env.BENCH_MQTT_DEVICES ?? 100),
   gatewayDevices: Number(process.env.BENCH_GATEWAY_DEVICES ?? 100),
@@ -58,6 +61,12 @@ const SHAPE: TConnectivityShape = {
   lorawanDevicesPerProject: Number(process.env.BENCH_LORAWAN_DEVICES ?? 200),
   lorawanMqttProjects: Number(process.env.BENCH_LORAWAN_MQTT_PROJECTS ?? 2),
   inFlight: Number(process.env.BENCH_IN_FLIGHT ?? 200),
+};
+
+const HTTP_CLIENT_NAMES: Record<THttpClient, string> = {
+  node: "Node's http.Agent",
+  undici: "undici's Pool, request()",
+  dispatch: "undici's Pool, dispatch()",
 };
 
 /** The forked load process, one command at a time. */
@@ -137,7 +146,7 @@ async function main(): Promise<void> {
       `connectivity: ${ways.join(', ')}; 1-point messages acknowledged after the commit; ${ROUNDS} interleaved rounds of ` +
         `${WARMUP_S} s warm-up + ${SECONDS} s measured per phase; closed loop ${SHAPE.inFlight} unacknowledged; MQTT ` +
         `${SHAPE.mqttDevices} devices (a connection each per way), gateway ${withGateway ? `${SHAPE.gatewayDevices} devices behind one connection` : 'TODO: no gateway API in this build'}, ` +
-        `HTTP ${SHAPE.httpDevices} tokens over ${SHAPE.inFlight} keep-alive sockets (${HTTP_CLIENT === 'undici' ? "undici's Pool" : "Node's http.Agent"}), LoRaWAN ${built.lorawan.length} ChirpStack webhook integrations and ${built.lorawanMqtt?.apps.length ?? 0} over MQTT (one ChirpStack connection to Mosquitto); pool ${POOL}`,
+        `HTTP ${SHAPE.httpDevices} tokens over ${SHAPE.inFlight} keep-alive sockets (${HTTP_CLIENT_NAMES[HTTP_CLIENT]}), LoRaWAN ${built.lorawan.length} ChirpStack webhook integrations and ${built.lorawanMqtt?.apps.length ?? 0} over MQTT (one ChirpStack connection to Mosquitto); pool ${POOL}`,
     );
     console.log(`load average at the start: ${loads()} (${availableParallelism()} cores)`);
     /**
@@ -160,8 +169,19 @@ async function main(): Promise<void> {
     const paced = new Map<TWay, TPhaseReport[]>(ways.map((w) => [w, []]));
     const cpuPerMessage = new Map<TWay, { serverUs: number; pgUs: number }[]>(ways.map((w) => [w, []]));
     let rate = PACED_RATE ?? 0;
-    // A pass not counted: caches (tokens, DevEUIs, names), JIT and connections warm for every way alike.
-    for (const way of ways) await runWay(way, { kind: 'run', way, mode: 'closed', warmupS: 0, seconds: WARMUP_S, ratePerS: 0 });
+    // A pass not counted, at least a message per device of the way: caches (tokens, DevEUIs, names), each device's
+    // first message (it comes online), JIT and connections warm for every way alike.
+    const devicesOf: Record<TWay, number> = {
+      native: built.mqttDevices.length,
+      thingsboard: built.mqttDevices.length,
+      gateway: built.gateway?.devices.length ?? 0,
+      http: built.httpDevices.length,
+      lorawan: built.lorawan.reduce((n, i) => n + i.devices.length, 0),
+      'lorawan-mqtt': built.lorawanMqtt?.apps.reduce((n, a) => n + a.devices.length, 0) ?? 0,
+    };
+    for (const way of ways) {
+      await runWay(way, { kind: 'run', way, mode: 'closed', warmupS: 0, seconds: WARMUP_S, ratePerS: 0, minMessages: devicesOf[way] });
+    }
     const m0 = machineCpuMs();
     const t0 = performance.now();
     for (let round = 1; round <= ROUNDS; round += 1) {
@@ -169,9 +189,11 @@ async function main(): Promise<void> {
         const profiling = round === ROUNDS && PROFILE.has(way) ? await startProfiling() : null;
         takeStatements();
         const self0 = process.cpuUsage();
+        const elu0 = performance.eventLoopUtilization();
         const pg0 = cpuMsByComm('postgres');
         const r = await runWay(way, { kind: 'run', way, mode: 'closed', warmupS: WARMUP_S, seconds: SECONDS, ratePerS: 0 });
         const self = process.cpuUsage(self0);
+        const busy = performance.eventLoopUtilization(elu0).utilization;
         const sent = takeStatements();
         if (STATEMENTS && round === ROUNDS) {
           const all = [...sent.values()].reduce((a, b) => a + b, 0);
@@ -191,7 +213,8 @@ async function main(): Promise<void> {
         cpuPerMessage.get(way)?.push(cpu);
         console.log(
           `  round ${round} closed ${way}: ${fmt(r.acked / r.elapsedS)} msg/s, p99 ${fmt(r.p99Ms)} ms; CPU per message: server ` +
-            `${fmt(cpu.serverUs)} µs, PostgreSQL ${fmt(cpu.pgUs)} µs, load ${fmt((r.loadCores * 1e6 * r.elapsedS) / Math.max(1, r.acked))} µs${failures(r)}`,
+            `${fmt(cpu.serverUs)} µs, PostgreSQL ${fmt(cpu.pgUs)} µs, load ${fmt((r.loadCores * 1e6 * r.elapsedS) / Math.max(1, r.acked))} µs; ` +
+            `server's event loop busy ${(busy * 100).toFixed(0)} %${failures(r)}`,
         );
       }
       if (!rate) rate = Math.max(10, Math.floor(Math.min(...ways.map((w) => rateOf(closed.get(w)?.[0]))) / 2));

@@ -3,16 +3,19 @@
  * each integration, bodies with quotes, backslashes, NUL and non-ASCII text come back as sent (NUL replaced; one over
  * the limit cut, never inside a surrogate pair), the
  * trim leaves the newest LORAWAN_LOG_SIZE rows, the counters add up, and an entry that comes after the writer closed
- * (the server stopping) is written without waiting for the flush interval.
+ * (the server stopping) is written without waiting for the flush interval. The interval's writes put at most
+ * LORAWAN_LOG_SIZE rows of an integration in each UPLINK_LOG_WINDOW_MS (the newest wait for the next window, the
+ * counters do not), while a console read's flush writes whatever waits.
  */
 import { LORAWAN_LOG_BODY_MAX, LORAWAN_LOG_SIZE } from '@tessera/contracts';
+import { eq } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Database } from '../../db/client.js';
 import { lorawanIntegrations } from '../../db/schema.js';
 import { buildDeviceProject } from '../../../test/device-factory.js';
 import { openTestDatabase, TEST_DB_KIND } from '../../../test/helpers.js';
-import { listUplinks, UPLINK_LOG_FLUSH_MS, type TUplinkRecord, UplinkLogWriter } from './uplink-log.js';
+import { listUplinks, UPLINK_LOG_FLUSH_MS, UPLINK_LOG_WINDOW_MS, type TUplinkRecord, UplinkLogWriter } from './uplink-log.js';
 
 describe(`LoRaWAN last payloads writer (${TEST_DB_KIND})`, () => {
   let database: Database;
@@ -103,5 +106,51 @@ describe(`LoRaWAN last payloads writer (${TEST_DB_KIND})`, () => {
       bodies = (await listUplinks(database.db, tenantId, projectId, b)).data.map((r) => r.body);
     }
     expect(bodies[0]).toBe('{"late":true}');
+  });
+
+  it("writes at most LORAWAN_LOG_SIZE rows of a busy integration per window; the next window's write has the newest", async () => {
+    const [row] = await database.db
+      .insert(lorawanIntegrations)
+      .values({ tenantId, projectId, name: 'busy', networkServer: 'chirpstack', secretHash: 'x', secretHint: 'x' })
+      .returning({ id: lorawanIntegrations.id });
+    const busy = (row as { id: number }).id;
+    let clock = 1_800_000_000_000;
+    const writer = new UplinkLogWriter(database.db, pino({ level: 'silent' }), { now: () => clock });
+    const bodies = async () => (await listUplinks(database.db, tenantId, projectId, busy)).data.map((r) => r.body);
+    const counters = async () => {
+      const [r] = await database.db.select().from(lorawanIntegrations).where(eq(lorawanIntegrations.id, busy));
+      return r?.uplinksStored;
+    };
+
+    for (let n = 1; n <= 15; n += 1) writer.record(entry(busy, `{"n":${n}}`, 1));
+    await writer.flushDue();
+    expect(await bodies()).toHaveLength(15);
+    // The window has room for 5 more: the newest 5 of the next 8 are written, the older 3 dropped.
+    clock += UPLINK_LOG_FLUSH_MS;
+    for (let n = 16; n <= 23; n += 1) writer.record(entry(busy, `{"n":${n}}`, 1));
+    await writer.flushDue();
+    expect((await bodies()).slice(0, 6)).toEqual(['{"n":23}', '{"n":22}', '{"n":21}', '{"n":20}', '{"n":19}', '{"n":15}']);
+    // The window is full: these wait, but their counts are written.
+    clock += UPLINK_LOG_FLUSH_MS;
+    for (let n = 24; n <= 26; n += 1) writer.record(entry(busy, `{"n":${n}}`, 1));
+    await writer.flushDue();
+    expect((await bodies())[0]).toBe('{"n":23}');
+    expect(await counters()).toBe(26);
+    // The next window writes what waited.
+    clock += UPLINK_LOG_WINDOW_MS;
+    await writer.flushDue();
+    expect((await bodies()).slice(0, 4)).toEqual(['{"n":26}', '{"n":25}', '{"n":24}', '{"n":23}']);
+
+    // That window holds 3 rows: of the next 20 the newest 17 are written; the next one waits, but a console read
+    // (flush) writes it at once.
+    for (let n = 27; n <= 46; n += 1) writer.record(entry(busy, `{"n":${n}}`, 1));
+    await writer.flushDue();
+    writer.record(entry(busy, '{"n":47}', 1));
+    await writer.flushDue();
+    expect((await bodies())[0]).toBe('{"n":46}');
+    await writer.flush();
+    expect(await bodies()).toEqual([...Array.from({ length: 18 }, (_, i) => `{"n":${47 - i}}`), '{"n":26}', '{"n":25}']);
+    expect(await counters()).toBe(47);
+    await writer.close();
   });
 });
