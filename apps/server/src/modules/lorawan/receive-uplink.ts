@@ -100,6 +100,39 @@ export async function receiveUplink(deps: TUplinkDeps, req: TUplinkRequest): Pro
   return handleNetworkServerEvent(deps, integration, req);
 }
 
+/** What a request came to, as its last-payloads entry says it (the rest is the request's). */
+type TUplinkOutcome = Omit<TUplinkRecord, 'integrationId' | 'receivedAt' | 'body'>;
+
+/** Records `entry` for `req` in `integration`'s last payloads. */
+function recordOutcome(deps: TUplinkDeps, integration: TIntegrationRow, req: TNetworkServerDelivery, entry: TUplinkOutcome): void {
+  deps.uplinkLog.record({ integrationId: integration.id, receivedAt: req.receivedAt, body: req.body, ...entry });
+}
+
+/**
+ * Records a refusal and answers it: 202 `{stored: 0, refused, detail}`.
+ * @throws AppError 400 VALIDATION or 429 RATE_LIMITED (retry after 1 s) for those statuses.
+ */
+function refuseUplink(
+  deps: TUplinkDeps,
+  integration: TIntegrationRow,
+  req: TNetworkServerDelivery,
+  r: { status: 202 | 400 | 429; reason: TLorawanRefusal; detail: string; event: string; devEui: string | null; tangramId: string | null },
+): TUplinkReply {
+  recordOutcome(deps, integration, req, {
+    event: r.event,
+    devEui: r.devEui,
+    tangramId: r.tangramId,
+    outcome: 'refused',
+    reason: r.reason,
+    detail: r.detail,
+    points: 0,
+    status: r.status,
+  });
+  if (r.status === 400) throw badRequest(`${r.reason}: ${r.detail}`);
+  if (r.status === 429) throw new AppError(429, ErrorCode.RateLimited, r.detail, undefined, 1);
+  return { status: 202, answer: { stored: 0, refused: r.reason, detail: r.detail } };
+}
+
 /**
  * Reads one event of `integration`'s network server, stores an uplink's mapped points through the ingest pipeline
  * (resolving once they are committed) and records it in the last payloads.
@@ -111,38 +144,31 @@ export async function handleNetworkServerEvent(
   integration: TIntegrationRow,
   req: TNetworkServerDelivery,
 ): Promise<TUplinkReply> {
-  const base = { integrationId: integration.id, receivedAt: req.receivedAt, body: req.body };
-  const record = (entry: Omit<TUplinkRecord, keyof typeof base>) => deps.uplinkLog.record({ ...base, ...entry });
-  const refuse = async (
-    status: 202 | 400 | 429,
-    reason: TLorawanRefusal,
-    detail: string,
-    event: string,
-    devEui: string | null,
-    tangramId: string | null = null,
-  ) => {
-    record({ event, devEui, tangramId, outcome: 'refused', reason, detail, points: 0, status });
-    if (status === 400) throw badRequest(`${reason}: ${detail}`);
-    if (status === 429) throw new AppError(429, ErrorCode.RateLimited, detail, undefined, 1);
-    return { status: 202, answer: { stored: 0, refused: reason, detail } } satisfies TUplinkReply;
-  };
-
   let json: unknown;
   try {
     json = JSON.parse(req.body.toString('utf8'));
   } catch {
-    return refuse(
-      400,
-      'malformed',
-      'the body is not JSON (set the integration to send JSON, not Protobuf)',
-      req.chirpstackEvent ?? '?',
-      null,
-    );
+    return refuseUplink(deps, integration, req, {
+      status: 400,
+      reason: 'malformed',
+      detail: 'the body is not JSON (set the integration to send JSON, not Protobuf)',
+      event: req.chirpstackEvent ?? '?',
+      devEui: null,
+      tangramId: null,
+    });
   }
   const read = readNetworkServerEvent(req.networkServer, json, req.chirpstackEvent);
-  if ('error' in read) return refuse(400, 'malformed', read.error, req.chirpstackEvent ?? '?', null);
+  if ('error' in read)
+    return refuseUplink(deps, integration, req, {
+      status: 400,
+      reason: 'malformed',
+      detail: read.error,
+      event: req.chirpstackEvent ?? '?',
+      devEui: null,
+      tangramId: null,
+    });
   if (read.event !== 'up') {
-    record({
+    recordOutcome(deps, integration, req, {
       event: read.event,
       devEui: read.devEui,
       tangramId: null,
@@ -163,30 +189,55 @@ export async function handleNetworkServerEvent(
       { integrationId: integration.id, devEui },
       'LoRaWAN uplink of an unknown device',
     );
-    return refuse(202, 'unknown_device', detail, 'up', devEui);
+    return refuseUplink(deps, integration, req, { status: 202, reason: 'unknown_device', detail, event: 'up', devEui, tangramId: null });
   }
   if (!read.decoded)
-    return refuse(
-      202,
-      'not_decoded',
-      'the uplink has no decoded payload (no codec or payload formatter ran)',
-      'up',
+    return refuseUplink(deps, integration, req, {
+      status: 202,
+      reason: 'not_decoded',
+      detail: 'the uplink has no decoded payload (no codec or payload formatter ran)',
+      event: 'up',
       devEui,
-      device.tangramId,
-    );
+      tangramId: device.tangramId,
+    });
   const points = mapDecodedPayload(read.decoded, integration.mapping, read.receivedAtMs ?? req.receivedAt);
   if (points.length === 0)
-    return refuse(202, 'nothing_mapped', 'no mapped field is in the decoded payload', 'up', devEui, device.tangramId);
+    return refuseUplink(deps, integration, req, {
+      status: 202,
+      reason: 'nothing_mapped',
+      detail: 'no mapped field is in the decoded payload',
+      event: 'up',
+      devEui,
+      tangramId: device.tangramId,
+    });
 
-  const outcome = await deps.bus.ingestDeviceTelemetry(device.tangramId, Buffer.from(JSON.stringify(points))).catch((err: unknown) => {
+  let outcome: Awaited<ReturnType<TUplinkDeps['bus']['ingestDeviceTelemetry']>>;
+  try {
+    outcome = await deps.bus.ingestDeviceTelemetry(device.tangramId, Buffer.from(JSON.stringify(points)));
+  } catch (err) {
     if (err instanceof IngestClosedError) throw new AppError(503, ErrorCode.DatabaseUnavailable, 'the server is stopping: retry');
     throw err;
-  });
-  if (outcome.kind === 'unknown_device') return refuse(202, 'unknown_device', `DevEUI ${devEui}'s device was just deleted`, 'up', devEui);
-  if (outcome.kind === 'refused') {
-    return refuse(outcome.reason === 'rate_limited' ? 429 : 202, outcome.reason, outcome.detail, 'up', devEui, device.tangramId);
   }
-  record({
+  if (outcome.kind === 'unknown_device')
+    return refuseUplink(deps, integration, req, {
+      status: 202,
+      reason: 'unknown_device',
+      detail: `DevEUI ${devEui}'s device was just deleted`,
+      event: 'up',
+      devEui,
+      tangramId: null,
+    });
+  if (outcome.kind === 'refused') {
+    return refuseUplink(deps, integration, req, {
+      status: outcome.reason === 'rate_limited' ? 429 : 202,
+      reason: outcome.reason,
+      detail: outcome.detail,
+      event: 'up',
+      devEui,
+      tangramId: device.tangramId,
+    });
+  }
+  recordOutcome(deps, integration, req, {
     event: 'up',
     devEui,
     tangramId: device.tangramId,
