@@ -3,7 +3,7 @@
  * telemetry_latest, the newest n raw rows of one key, and the device project's sensors.
  */
 import { asc, desc, eq, and, sql } from 'drizzle-orm';
-import type { TLatestNQuery, TLatestValue, TTelemetryMetadata, TTelemetryRow } from '@tessera/contracts';
+import { DAY_MS, type TLatestNQuery, type TLatestValue, type TTelemetryMetadata, type TTelemetryRow } from '@tessera/contracts';
 import { rowsOf, type Db } from '../../db/client.js';
 import type { TPrincipal } from '../../core/principal.js';
 import { projectSensors, telemetry, telemetryKeys, telemetryLatest } from '../../db/schema.js';
@@ -36,12 +36,29 @@ export async function getLatestN(db: Db, principal: TPrincipal, q: TLatestNQuery
     .limit(q.n);
   if (rows.length === q.n) return rows.map((r) => presentRow({ ...r, key: q.key }));
   // Fewer hot rows than asked: the older points (or all of them) may be merged into compressed chunks by now
-  // (docs/decisions/telemetry-storage.md), so read every point as the store holds it, hot and merged alike.
+  // (docs/decisions/telemetry-storage.md), so read the points as the store holds them, hot and merged alike — over
+  // the last days first, widening until n are found, so that a device with years of chunks is not read whole.
+  const nowMs = Date.now();
+  for (const days of LATEST_N_LOOKBACK_DAYS) {
+    const newest = await newestStoredRows(db, device.id, q.key, nowMs - days * DAY_MS, q.n);
+    if (newest.length === q.n) return newest;
+  }
+  return newestStoredRows(db, device.id, q.key, -Number.MAX_SAFE_INTEGER, q.n);
+}
+
+/**
+ * How far back (days before now) {@link getLatestN} looks in turn for the newest n stored points, before it reads all
+ * of them: every point after the bound is in the range, so n found are the newest n.
+ */
+export const LATEST_N_LOOKBACK_DAYS = [7, 90, 730] as const;
+
+/** The newest `n` stored points (hot and compressed) of `deviceId`'s `key` with ts ≥ `fromTs` (epoch ms), newest first. */
+async function newestStoredRows(db: Db, deviceId: number, key: string, fromTs: number, n: number): Promise<TTelemetryRow[]> {
   const stored = rowsOf<{ ts: number; svc_recv_ts: number; v1: number | null; v2: number | null; v3: number | null }>(
-    await db.execute(sql`select ts, svc_recv_ts, v1, v2, v3 from ${rawPoints(device.id, q.key, -Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER)} as p
-      order by ts desc limit ${q.n}`),
+    await db.execute(sql`select ts, svc_recv_ts, v1, v2, v3 from ${rawPoints(deviceId, key, fromTs, Number.MAX_SAFE_INTEGER)} as p
+      order by ts desc limit ${n}`),
   );
-  return stored.map((r) => presentRow({ key: q.key, ts: r.ts, svcRecvTs: r.svc_recv_ts, v1: r.v1, v2: r.v2, v3: r.v3 }));
+  return stored.map((r) => presentRow({ key, ts: r.ts, svcRecvTs: r.svc_recv_ts, v1: r.v1, v2: r.v2, v3: r.v3 }));
 }
 
 /**
