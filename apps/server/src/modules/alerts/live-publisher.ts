@@ -15,7 +15,10 @@ const PUBLISHED_AT_PRUNE_FROM = 4_096;
 
 /** Coalesces publishes per alert id and flushes the waiting ones together. */
 export class AlertPublisher {
-  /** When each alert's last publish started (epoch ms); entries older than the interval are dropped at a flush. */
+  /**
+   * When each alert's last publish started (epoch ms); entries older than the interval are dropped at a flush and as
+   * the map grows ({@link pruneFrom}).
+   */
   private readonly publishedAt = new Map<number, number>();
   /** Alerts whose publish is in progress (never two of one alert at once: the older read could arrive last). */
   private readonly inFlight = new Set<number>();
