@@ -25,9 +25,10 @@
  *        the last round, printed as self time per message by package and function and written to
  *        /tmp/bench-connectivity-<way>.cpuprofile), BENCH_STATEMENTS (1: the server's SQL statements per message of
  *        each way's last closed loop, by their first words), BENCH_HTTP_CLIENT (the load's HTTP client for ThingsBoard
- *        HTTP and the webhook alike: `node`, Node's http.request over a keep-alive Agent; `undici`, undici's keep-alive
- *        Pool through request(); `dispatch`, the same Pool through dispatch() with a handler that drops the answer's
- *        bytes — the same requests on the wire for less of the load's CPU, which the 2-core machine shares)
+ *        HTTP and the webhook alike: `dispatch` (default), undici's keep-alive Pool through dispatch() with a handler
+ *        that drops the answer's bytes — the same requests on the wire for the least of the load's CPU, which the
+ *        server shares on a 2-core machine; `undici`, the same Pool through request(); `node`, Node's http.request
+ *        over a keep-alive Agent, the default before 28 Nov 2026)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
@@ -51,8 +52,8 @@ const ONLY = process.env.BENCH_WAYS?.split(',');
 const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
 /** BENCH_PROFILE: the ways whose last closed loop is profiled. */
 const PROFILE = new Set(process.env.BENCH_PROFILE?.split(',') ?? []);
-/** BENCH_HTTP_CLIENT: the load's HTTP client for every HTTP way (HTTP_CLIENTS; default Node's http). */
-const HTTP_CLIENT: THttpClient = HTTP_CLIENTS.find((c) => c === process.env.BENCH_HTTP_CLIENT) ?? 'node';
+/** BENCH_HTTP_CLIENT: the load's HTTP client for every HTTP way (HTTP_CLIENTS; default undici's dispatch()). */
+const HTTP_CLIENT: THttpClient = HTTP_CLIENTS.find((c) => c === process.env.BENCH_HTTP_CLIENT) ?? 'dispatch';
 const SHAPE: TConnectivityShape = {
   mqttDevices: Number(process.env.BENCH_MQTT_DEVICES ?? 100),
   gatewayDevices: Number(process.env.BENCH_GATEWAY_DEVICES ?? 100),
