@@ -9,7 +9,7 @@ import { serializeLoggedError } from '../core/log-errors.js';
 import { openDatabase, type Database } from '../db/client.js';
 import { runMigrations } from '../db/migrate.js';
 import { modelStateListener } from '../modules/model-deployments/state-reports.js';
-import { startDemo } from '../modules/demo/seed.js';
+import { loadDemo, startDemo } from '../modules/demo/seed.js';
 import { ensureCatalogue } from '../modules/products/ensure-catalogue.js';
 import { createMessaging, type TMessaging } from '../modules/ingest/messaging.js';
 import { createMailer } from '../modules/mail/mailer.js';
@@ -233,6 +233,9 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
       },
       log,
     );
+    // The demo's simulated devices connect over plain MQTT; with MQTT_PLAIN=0 there is none (docs/deployment.md). Its
+    // accounts exist before the server listens: a login right after /healthz answers ok finds them.
+    const demo = config.demo && (config.mqttUrl || config.mqttPlain) ? await loadDemo(ctx) : null;
     await listenOr(() => built.listen({ port: config.port, host: config.host }), 'PORT', config.port);
     const storageSettings = { hotWindowMs: config.telemetryHotWindowMs, busyPercent: config.telemetryStorageBusyPercent };
     if (config.telemetryStorageIntervalMs > 0) {
@@ -260,11 +263,10 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
 
     const httpPort = (built.server.address() as AddressInfo).port;
     const mqttPort = messaging.mqttPort();
-    // The demo's simulated devices connect over plain MQTT; with MQTT_PLAIN=0 there is none (docs/deployment.md).
-    if (config.demo && (config.mqttUrl || mqttPort !== null)) {
+    if (demo && (config.mqttUrl || mqttPort !== null)) {
       const brokerUrl = config.mqttUrl ?? `mqtt://127.0.0.1:${mqttPort}`;
       // The week of history lands in days gone cold: compress them once written, not an interval later.
-      stopDemo = await startDemo(ctx, brokerUrl, { onHistoryWritten: () => storage.runSoon() });
+      stopDemo = await startDemo(ctx, demo, brokerUrl, { onHistoryWritten: () => storage.runSoon() });
     }
     const metricsPort = metricsListener?.port ?? null;
     const mqttTlsPort = messaging.mqttTlsPort();

@@ -13,24 +13,41 @@ import * as demo from './demo-data.js';
 import { backfillDemoHistory } from './history.js';
 import { seedDemoIfEmpty } from './seed-demo.js';
 
+/** The demo as loaded before the server listens: whether it was new, and its devices with their fresh secrets. */
+export interface TLoadedDemo {
+  seeded: boolean;
+  devices: TDemoDevice[];
+}
+
 /**
- * Loads the demo if the database is empty, rotates the demo devices' secrets and starts the simulator on
- * `brokerUrl`. A simulator that cannot start is logged, not fatal: the console still works. `onHistoryWritten` is
- * called once a new demo's week of history has been written (the server then compresses its cold days).
- * @returns a function that stops the simulator.
+ * Loads the demo if the database is empty and gives the demo devices fresh secrets; logs the demo logins. Run before
+ * the server listens, so that the demo accounts exist once it answers (a login right after /healthz says ok).
+ * @returns null when the database has accounts and no demo vendor (the demo is not loaded).
  */
-export async function startDemo(
-  ctx: TAppContext,
-  brokerUrl: string,
-  opts: { onHistoryWritten?: () => void } = {},
-): Promise<() => Promise<void>> {
+export async function loadDemo(ctx: TAppContext): Promise<TLoadedDemo | null> {
   const seeded = await seedDemoIfEmpty(ctx.db, ctx.ruleChanges);
   const simDevices = await rotateDemoSecrets(ctx.db);
   if (!simDevices) {
     ctx.log.info('demo not loaded: the database already has accounts and no demo vendor');
-    return async () => undefined;
+    return null;
   }
   printLogins(ctx, seeded);
+  return { seeded, devices: simDevices };
+}
+
+/**
+ * Starts the simulator of a loaded demo on `brokerUrl` and, for a new demo, writes its week of history in the
+ * background. A simulator that cannot start is logged, not fatal: the console still works. `onHistoryWritten` is
+ * called once a new demo's week of history has been written (the server then compresses its cold days).
+ * @returns a function that stops the simulator and the history.
+ */
+export async function startDemo(
+  ctx: TAppContext,
+  loaded: TLoadedDemo,
+  brokerUrl: string,
+  opts: { onHistoryWritten?: () => void } = {},
+): Promise<() => Promise<void>> {
+  const simDevices = loaded.devices;
   const historyEndMs = Date.now() - 60_000;
   let sim: TSimulator | undefined;
   try {
@@ -42,7 +59,7 @@ export async function startDemo(
   // A new demo gets its week of history in the background, once the simulator runs (on PGlite every query waits its
   // turn): the server is ready and the console serves while it is written, batch by batch.
   const history = new AbortController();
-  const backfilled = seeded
+  const backfilled = loaded.seeded
     ? backfillInBackground(ctx, simDevices, historyEndMs, history.signal).then(() => opts.onHistoryWritten?.())
     : Promise.resolve();
   return async () => {
