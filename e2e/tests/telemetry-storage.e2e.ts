@@ -62,7 +62,8 @@ describe('telemetry retention and disk use on the project System tab in Chromium
     await pickOption(page, 'retention-raw_days', /^30 天$/);
     await pickOption(page, 'retention-rollup_1m_days', /^90 天$/);
     await page.getByTestId('retention-save').click();
-    await page.getByText('已儲存').first().waitFor();
+    // The toast exactly: the storage card's "已儲存資料點" (points stored) holds the same words.
+    await page.getByText('已儲存', { exact: true }).waitFor();
     const saved = await server.api<TRetention>('GET', storagePaths.retention(projectId), { token: vendor.token });
     expect(saved.body).toEqual({ raw_days: 30, rollup_1m_days: 90, rollup_1h_days: null });
     const fee = await server.api<TFeeEstimate>('GET', settingsPaths.feeEstimate(projectId), { token: vendor.token });
