@@ -37,18 +37,31 @@ export async function getLatestN(db: Db, principal: TPrincipal, q: TLatestNQuery
   if (rows.length === q.n) return rows.map((r) => presentRow({ ...r, key: q.key }));
   // Fewer hot rows than asked: the older points (or all of them) may be merged into compressed chunks by now
   // (docs/decisions/telemetry-storage.md), so read the points as the store holds them, hot and merged alike — over
-  // the last days first, widening until n are found, so that a device with years of chunks is not read whole.
-  const nowMs = Date.now();
-  for (const days of LATEST_N_LOOKBACK_DAYS) {
-    const newest = await newestStoredRows(db, device.id, q.key, nowMs - days * DAY_MS, q.n);
-    if (newest.length === q.n) return newest;
+  // the days before the key's newest point first, widening until n are found, so that a device with years of chunks
+  // is not read whole. The newest point is the newest hot row, else the key's latest value (a device silent for
+  // months is not looked for in empty weeks); with neither, every stored point is read once.
+  const newestTs = rows[0]?.ts ?? (await latestTsOf(db, device.id, q.key));
+  if (newestTs !== null) {
+    for (const days of LATEST_N_LOOKBACK_DAYS) {
+      const newest = await newestStoredRows(db, device.id, q.key, newestTs - days * DAY_MS, q.n);
+      if (newest.length === q.n) return newest;
+    }
   }
   return newestStoredRows(db, device.id, q.key, -Number.MAX_SAFE_INTEGER, q.n);
 }
 
+/** The ts (epoch ms) of `deviceId`'s latest value of `key` (telemetry_latest), or null when it has none. */
+async function latestTsOf(db: Db, deviceId: number, key: string): Promise<number | null> {
+  const [row] = await db
+    .select({ ts: telemetryLatest.ts })
+    .from(telemetryLatest)
+    .where(and(eq(telemetryLatest.deviceId, deviceId), eq(telemetryLatest.key, key)));
+  return row?.ts ?? null;
+}
+
 /**
- * How far back (days before now) {@link getLatestN} looks in turn for the newest n stored points, before it reads all
- * of them: every point after the bound is in the range, so n found are the newest n.
+ * How far back (days before the key's newest point) {@link getLatestN} looks in turn for the newest n stored points,
+ * before it reads all of them: every point after the bound is in the range, so n found are the newest n.
  */
 export const LATEST_N_LOOKBACK_DAYS = [7, 90, 730] as const;
 
