@@ -2,7 +2,8 @@
 //
 // 1. The console: `vite build` of apps/web into apps/web/dist (it compiles the contracts it imports).
 // 2. The server: esbuild bundles apps/server/src/main.ts with the workspace packages it imports (@tessera/contracts,
-//    @tessera/device-sim) into one ES module, apps/server/dist/main.js, which plain `node` runs. npm packages stay
+//    @tessera/device-sim) into one ES module, apps/server/dist/main.js, which plain `node` runs (and the device HTTP
+//    port's worker thread into apps/server/dist/device-http-thread.js). npm packages stay
 //    outside the bundle (imported from node_modules at run time) and must be runtime `dependencies` of the server or
 //    of a workspace package it imports: the build fails naming any that is not, because `npm ci --omit=dev` would not
 //    install it.
@@ -83,8 +84,11 @@ const sourceModuleUrls = {
 };
 
 const result = await esbuild.build({
-  entryPoints: [join(serverDir, 'src/main.ts')],
-  outfile: outFile,
+  // The process, and the device HTTP port's worker thread (app/device-http.ts starts dist/device-http-thread.js when
+  // TESSERA_BUNDLED is true, the TypeScript source otherwise).
+  entryPoints: { main: join(serverDir, 'src/main.ts'), 'device-http-thread': join(serverDir, 'src/app/device-http-thread.ts') },
+  outdir: dirname(outFile),
+  define: { TESSERA_BUNDLED: 'true' },
   bundle: true,
   platform: 'node',
   format: 'esm',

@@ -3,7 +3,8 @@
 # Copies the release tree (scripts/release-tree.sh) to a temporary directory, runs `npm ci --omit=dev` there, checks
 # that no dev tool was installed, starts `npm run start:prod` against a fresh PGlite data directory on free ports with
 # the demo, and checks what an operator would: /healthz is ok, the console's index.html and a script it loads are
-# served, a demo account logs in (argon2, the native addon), and SIGTERM stops the server with exit code 0.
+# served, a demo account logs in (argon2, the native addon), the device HTTP port's thread (its own bundle) answers a
+# webhook request through the main thread, and SIGTERM stops the server with exit code 0.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -30,8 +31,9 @@ done
 free_port() { node -e "const s = require('node:net').createServer().listen(0, '127.0.0.1', () => { console.log(s.address().port); s.close(); })"; }
 http_port=$(free_port)
 mqtt_port=$(free_port)
+device_port=$(free_port)
 base="http://127.0.0.1:$http_port"
-PORT=$http_port MQTT_PORT=$mqtt_port HOST=127.0.0.1 DATA_DIR="$work/data" DEMO=1 npm run start:prod >"$work/server.log" 2>&1 &
+PORT=$http_port MQTT_PORT=$mqtt_port DEVICE_HTTP_PORT=$device_port HOST=127.0.0.1 DATA_DIR="$work/data" DEMO=1 npm run start:prod >"$work/server.log" 2>&1 &
 pid=$!
 
 # Up to 180 s: a first start migrates a fresh PGlite database, which takes seconds on a quiet machine and far longer
@@ -54,6 +56,10 @@ curl -sf -o /dev/null "$base$script" || fail "GET $script failed"
 login=$(curl -s -o /dev/null -w '%{http_code}' -H 'content-type: application/json' \
   -d '{"email":"vendor@example.com","password":"Demo#2026","role":"vendor"}' "$base/authorization/v1/login")
 [ "$login" = 200 ] || fail "the demo vendor's login answered $login"
+# No integration 1 with this secret: the thread parses the request, the main thread looks it up and refuses it.
+webhook=$(curl -s -w ' HTTP %{http_code}' -H 'content-type: application/json' -H 'x-tessera-secret: not-the-secret' \
+  -d '{}' "http://127.0.0.1:$device_port/lorawan/v1/1/chirpstack?event=up" || true)
+case "$webhook" in *'"code":"AUTH_WRONG_CREDENTIALS"'*' HTTP 401') ;; *) fail "the device HTTP port answered: $webhook" ;; esac
 
 kill -TERM "$pid"
 code=0

@@ -36,6 +36,8 @@ export interface TLoadDevice {
 export interface TLoadSetup {
   mqttPort: number;
   httpPort: number;
+  /** The port the LoRaWAN webhook is posted to: the device HTTP port (DEVICE_HTTP_PORT), or the main one. */
+  lorawanPort: number;
   /** Devices publishing natively and, logged in by token, as ThingsBoard MQTT devices (one connection each per way). */
   mqttDevices: TLoadDevice[];
   /** The gateway's access token and the devices behind it (by name), or null when the server has no gateway API. */
@@ -107,7 +109,16 @@ let setup: TLoadSetup;
 let lastTs: number[] = [];
 const mqttClients: Record<'native' | 'thingsboard' | 'gateway', MqttClient[]> = { native: [], thingsboard: [], gateway: [] };
 let agent: Agent;
-let pool: Pool;
+/** undici's keep-alive pools, by the server port they send to. */
+const pools = new Map<number, Pool>();
+function poolFor(port: number): Pool {
+  let pool = pools.get(port);
+  if (!pool) {
+    pool = new Pool(`http://127.0.0.1:${port}`, { connections: setup.inFlight, pipelining: 1 });
+    pools.set(port, pool);
+  }
+  return pool;
+}
 /** ChirpStack's connection to its broker. */
 let chirpstack: MqttClient | null = null;
 /** Uplinks over MQTT published so far and committed so far; waiters for the k-th commit, in publish order. */
@@ -128,13 +139,13 @@ function tsOf(n: number): number {
 
 const value = (seq: number): number => 20 + (seq % 10);
 
-/** POSTs `body` to `path` on the server; resolves on 200, rejects with the status otherwise. */
-function post(path: string, body: string, headers: Record<string, string> = {}): Promise<void> {
-  if (setup.httpClient === 'undici') return postUndici(path, body, headers);
-  if (setup.httpClient === 'dispatch') return postDispatch(path, body, headers);
+/** POSTs `body` to `path` on the server's `port`; resolves on 200, rejects with the status otherwise. */
+function post(path: string, body: string, headers: Record<string, string>, port: number): Promise<void> {
+  if (setup.httpClient === 'undici') return postUndici(poolFor(port), path, body, headers);
+  if (setup.httpClient === 'dispatch') return postDispatch(poolFor(port), path, body, headers);
   return new Promise((resolve, reject) => {
     const req = request(
-      { host: '127.0.0.1', port: setup.httpPort, path, method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
+      { host: '127.0.0.1', port, path, method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } },
       (res) => {
         res.resume();
         res.on('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`HTTP ${res.statusCode}`))));
@@ -146,7 +157,7 @@ function post(path: string, body: string, headers: Record<string, string> = {}):
 }
 
 /** {@link post} through undici's pool: the answer's body is read (and dropped) before the socket is reused. */
-async function postUndici(path: string, body: string, headers: Record<string, string>): Promise<void> {
+async function postUndici(pool: Pool, path: string, body: string, headers: Record<string, string>): Promise<void> {
   const res = await pool.request({ path, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
   await res.body.dump();
   if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
@@ -156,7 +167,7 @@ async function postUndici(path: string, body: string, headers: Record<string, st
  * {@link post} through undici's pool at its lowest level (`dispatch` with a handler: no response object or body stream,
  * the answer's bytes dropped as they come): the same requests on the wire, the least client CPU of the three.
  */
-function postDispatch(path: string, body: string, headers: Record<string, string>): Promise<void> {
+function postDispatch(pool: Pool, path: string, body: string, headers: Record<string, string>): Promise<void> {
   return new Promise((resolve, reject) => {
     let status = 0;
     pool.dispatch(
@@ -206,7 +217,12 @@ function sender(way: TWay): (seq: number) => Promise<void> {
     case 'http':
       return (seq) => {
         const d = setup.httpDevices[seq % setup.httpDevices.length] as TLoadDevice;
-        return post(`/api/v1/${d.token}/telemetry`, JSON.stringify({ ts: tsOf(d.n), values: { temperature: value(seq) } }));
+        return post(
+          `/api/v1/${d.token}/telemetry`,
+          JSON.stringify({ ts: tsOf(d.n), values: { temperature: value(seq) } }),
+          {},
+          setup.httpPort,
+        );
       };
     case 'lorawan-mqtt':
       return (seq) => {
@@ -242,7 +258,7 @@ function sender(way: TWay): (seq: number) => Promise<void> {
           `{"deduplicationId":"bench-${seq}","time":"${new Date(tsOf(d.n)).toISOString()}",` +
           `"deviceInfo":{"deviceName":"bench","devEui":"${d.devEui.toLowerCase()}"},"fPort":1,"data":"AOE=",` +
           `"object":{"temperature":${value(seq)}}}`;
-        return post(`${integration.path}?event=up`, body, { 'x-tessera-secret': integration.secret });
+        return post(`${integration.path}?event=up`, body, { 'x-tessera-secret': integration.secret }, setup.lorawanPort);
       };
   }
 }
@@ -325,7 +341,6 @@ async function connectAll(s: TLoadSetup): Promise<void> {
   setup = s;
   lastTs = Array.from({ length: s.deviceCount }, () => 0);
   agent = new Agent({ keepAlive: true, maxSockets: s.inFlight });
-  pool = new Pool(`http://127.0.0.1:${s.httpPort}`, { connections: s.inFlight, pipelining: 1 });
   const url = `mqtt://127.0.0.1:${s.mqttPort}`;
   const opts = { reconnectPeriod: 0, connectTimeout: 30_000 };
   for (const d of s.mqttDevices) {
@@ -358,7 +373,7 @@ process.on('message', (cmd: TLoadCommand) => {
       const all = [...mqttClients.native, ...mqttClients.thingsboard, ...mqttClients.gateway, ...(chirpstack ? [chirpstack] : [])];
       await Promise.all(all.map((c) => c.endAsync(true)));
       agent.destroy();
-      await pool.close();
+      await Promise.all([...pools.values()].map((p) => p.close()));
       send({ kind: 'ended' });
       process.disconnect();
     }

@@ -28,7 +28,9 @@
  *        HTTP and the webhook alike: `dispatch` (default), undici's keep-alive Pool through dispatch() with a handler
  *        that drops the answer's bytes — the same requests on the wire for the least of the load's CPU, which the
  *        server shares on a 2-core machine; `undici`, the same Pool through request(); `node`, Node's http.request
- *        over a keep-alive Agent, the default before 28 Nov 2026)
+ *        over a keep-alive Agent, the default before 28 Nov 2026), BENCH_LORAWAN_PORT (where the webhook is posted:
+ *        `device` (default), the device HTTP port (DEVICE_HTTP_PORT, parsed on its own thread, as an operator pointing
+ *        network servers at the platform would run it); `main`, the main HTTP port (the console's thread))
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
@@ -54,6 +56,8 @@ const STATEMENTS = process.env.BENCH_STATEMENTS === '1';
 const PROFILE = new Set(process.env.BENCH_PROFILE?.split(',') ?? []);
 /** BENCH_HTTP_CLIENT: the load's HTTP client for every HTTP way (HTTP_CLIENTS; default undici's dispatch()). */
 const HTTP_CLIENT: THttpClient = HTTP_CLIENTS.find((c) => c === process.env.BENCH_HTTP_CLIENT) ?? 'dispatch';
+/** BENCH_LORAWAN_PORT: the webhook on the device HTTP port (`device`, default) or the main one (`main`). */
+const LORAWAN_PORT: 'device' | 'main' = process.env.BENCH_LORAWAN_PORT === 'main' ? 'main' : 'device';
 const SHAPE: TConnectivityShape = {
   mqttDevices: Number(process.env.BENCH_MQTT_DEVICES ?? 100),
   gatewayDevices: Number(process.env.BENCH_GATEWAY_DEVICES ?? 100),
@@ -128,7 +132,7 @@ async function main(): Promise<void> {
   const total = SHAPE.mqttDevices + 1 + SHAPE.gatewayDevices + SHAPE.httpDevices;
   // ChirpStack's MQTT integration broker: Mosquitto 2.0 in its default configuration, password authentication.
   const broker = await startMosquitto({ users: { tessera: 'bench-tessera', chirpstack: 'bench-chirpstack' } });
-  const bench = await startBenchServer({ devices: total, poolSize: POOL });
+  const bench = await startBenchServer({ devices: total, poolSize: POOL, deviceHttpPort: 0 });
   const load = new Load();
   try {
     const built = await buildConnectivitySetup(bench, SHAPE, broker.url);
@@ -140,6 +144,7 @@ async function main(): Promise<void> {
         ...built,
         mqttPort: bench.server.mqttPort as number,
         httpPort: bench.server.httpPort as number,
+        lorawanPort: LORAWAN_PORT === 'device' ? (bench.server.deviceHttp?.port as number) : (bench.server.httpPort as number),
         httpClient: HTTP_CLIENT,
       },
     });
@@ -147,7 +152,7 @@ async function main(): Promise<void> {
       `connectivity: ${ways.join(', ')}; 1-point messages acknowledged after the commit; ${ROUNDS} interleaved rounds of ` +
         `${WARMUP_S} s warm-up + ${SECONDS} s measured per phase; closed loop ${SHAPE.inFlight} unacknowledged; MQTT ` +
         `${SHAPE.mqttDevices} devices (a connection each per way), gateway ${withGateway ? `${SHAPE.gatewayDevices} devices behind one connection` : 'TODO: no gateway API in this build'}, ` +
-        `HTTP ${SHAPE.httpDevices} tokens over ${SHAPE.inFlight} keep-alive sockets (${HTTP_CLIENT_NAMES[HTTP_CLIENT]}), LoRaWAN ${built.lorawan.length} ChirpStack webhook integrations and ${built.lorawanMqtt?.apps.length ?? 0} over MQTT (one ChirpStack connection to Mosquitto); pool ${POOL}`,
+        `HTTP ${SHAPE.httpDevices} tokens over ${SHAPE.inFlight} keep-alive sockets (${HTTP_CLIENT_NAMES[HTTP_CLIENT]}), LoRaWAN ${built.lorawan.length} ChirpStack webhook integrations (on the ${LORAWAN_PORT === 'device' ? 'device HTTP port' : 'main HTTP port'}) and ${built.lorawanMqtt?.apps.length ?? 0} over MQTT (one ChirpStack connection to Mosquitto); pool ${POOL}`,
     );
     console.log(`load average at the start: ${loads()} (${availableParallelism()} cores)`);
     /**
@@ -191,10 +196,13 @@ async function main(): Promise<void> {
         takeStatements();
         const self0 = process.cpuUsage();
         const elu0 = performance.eventLoopUtilization();
+        const threadElu0 = bench.server.deviceHttp?.eventLoopUtilization();
         const pg0 = cpuMsByComm('postgres');
         const r = await runWay(way, { kind: 'run', way, mode: 'closed', warmupS: WARMUP_S, seconds: SECONDS, ratePerS: 0 });
         const self = process.cpuUsage(self0);
         const busy = performance.eventLoopUtilization(elu0).utilization;
+        const threadElu = bench.server.deviceHttp?.eventLoopUtilization();
+        const threadBusy = threadElu0 && threadElu ? performance.eventLoopUtilization(threadElu, threadElu0).utilization : 0;
         const sent = takeStatements();
         if (STATEMENTS && round === ROUNDS) {
           const all = [...sent.values()].reduce((a, b) => a + b, 0);
@@ -215,7 +223,8 @@ async function main(): Promise<void> {
         console.log(
           `  round ${round} closed ${way}: ${fmt(r.acked / r.elapsedS)} msg/s, p99 ${fmt(r.p99Ms)} ms; CPU per message: server ` +
             `${fmt(cpu.serverUs)} µs, PostgreSQL ${fmt(cpu.pgUs)} µs, load ${fmt((r.loadCores * 1e6 * r.elapsedS) / Math.max(1, r.acked))} µs; ` +
-            `server's event loop busy ${(busy * 100).toFixed(0)} %${failures(r)}`,
+            `server's event loop busy ${(busy * 100).toFixed(0)} %` +
+            `${way === 'lorawan' && LORAWAN_PORT === 'device' ? `, device HTTP thread's ${(threadBusy * 100).toFixed(0)} %` : ''}${failures(r)}`,
         );
       }
       if (!rate) rate = Math.max(10, Math.floor(Math.min(...ways.map((w) => rateOf(closed.get(w)?.[0]))) / 2));

@@ -47,7 +47,7 @@ export async function buildConnectivitySetup(
   bench: TBenchServer,
   shape: TConnectivityShape,
   lorawanBrokerUrl?: string,
-): Promise<Omit<TLoadSetup, 'mqttPort' | 'httpPort' | 'httpClient'>> {
+): Promise<Omit<TLoadSetup, 'mqttPort' | 'httpPort' | 'lorawanPort' | 'httpClient'>> {
   const db = bench.database.db;
   const { project } = bench;
   const mainDevices = project.devices;

@@ -9,12 +9,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { TApp } from '../core/app-type.js';
-import {
-  hasZodFastifySchemaValidationErrors,
-  serializerCompiler,
-  validatorCompiler,
-  type ZodTypeProvider,
-} from 'fastify-type-provider-zod';
+import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import { ErrorCode } from '@tessera/contracts';
 import { isConsoleAssetPath, registerConsoleStatic, sendConsoleIndex } from './console-static.js';
 import { registerModules } from './modules.js';
@@ -24,16 +19,11 @@ import { registerMetricsRoute } from '../modules/metrics/routes.js';
 import { API_SECTIONS } from './openapi/api-sections.js';
 import { createApiDocumentHooks } from './openapi/document.js';
 import type { TAppContext } from '../core/context.js';
-import { AppError } from '../core/errors.js';
+import { sendErrorReply } from '../core/error-reply.js';
 import { resolvePrincipal } from '../core/principal.js';
 import { HTTP_SERVER_TIMEOUTS } from '../core/http-connection-guard.js';
 import { registerInputGuard } from '../core/input-guard.js';
 import { registerSecurityHeaders } from '../core/security-headers.js';
-import { isUniqueViolation } from '../db/sql-helpers.js';
-import { isDatabaseUnavailable } from '../db/unavailable.js';
-
-/** Seconds a client is told to wait (Retry-After) before resending a request the unavailable database refused. */
-const DB_RETRY_AFTER_S = 5;
 
 /**
  * What {@link buildApp} adds besides the API: the metrics (none without METRICS_TOKEN), observed on every response
@@ -97,40 +87,7 @@ export async function buildApp(ctx: TAppContext, opts: TBuildOptions = {}): Prom
     resolvePrincipal(request, ctx.db, ctx.tokens).then(() => done(), done);
   });
 
-  app.setErrorHandler((err, request, reply) => {
-    if (hasZodFastifySchemaValidationErrors(err)) {
-      const details = err.validation.map((v) => ({
-        path: `${err.validationContext ?? ''}${v.instancePath || ''}`,
-        message: v.message ?? 'invalid',
-      }));
-      return reply
-        .status(400)
-        .send({ code: ErrorCode.Validation, message: `invalid ${details[0]?.path || 'input'}: ${details[0]?.message}`, details });
-    }
-    if (err instanceof AppError) {
-      if (err.retryAfterS !== undefined) reply.header('retry-after', String(err.retryAfterS));
-      return reply.status(err.statusCode).send({ code: err.code, message: err.message, details: err.details });
-    }
-    const status = (err as { statusCode?: number }).statusCode;
-    if (status && status >= 400 && status < 500) {
-      const code = status === 429 ? ErrorCode.RateLimited : status === 413 ? ErrorCode.PayloadTooLarge : ErrorCode.Validation;
-      return reply.status(status).send({ code, message: (err as Error).message });
-    }
-    // Two requests racing past a "name taken?" check: the unique index stops the second; that is a conflict, not a 500.
-    if (isUniqueViolation(err)) {
-      return reply.status(409).send({ code: ErrorCode.Conflict, message: 'it already exists (changed by a concurrent request)' });
-    }
-    // The database is down, late or restarting: the request may succeed later; say so instead of a 500.
-    if (isDatabaseUnavailable(err)) {
-      request.log.warn({ err: (err as Error).message }, 'database unavailable');
-      return reply
-        .status(503)
-        .header('retry-after', String(DB_RETRY_AFTER_S))
-        .send({ code: ErrorCode.DatabaseUnavailable, message: 'the database is not available; try again shortly' });
-    }
-    request.log.error({ err }, 'unhandled error');
-    return reply.status(500).send({ code: ErrorCode.Internal, message: 'internal error' });
-  });
+  app.setErrorHandler(sendErrorReply);
   // Whether the console is served is decided once, here: its files are registered only if they exist now.
   const consoleServed = webDistExists(ctx);
   app.setNotFoundHandler((request, reply) => {

@@ -28,6 +28,8 @@ import type { TApp } from '../core/app-type.js';
 import { buildApp } from './app.js';
 import { createMetricsStage } from './metrics.js';
 import { startMetricsListener, type TMetricsListener } from '../modules/metrics/routes.js';
+import { lorawanUplinkHandler } from '../modules/lorawan/webhook-routes.js';
+import { startDeviceHttpThread, type TDeviceHttpThread } from './device-http.js';
 import { openFileLimit } from '../core/connection-limits.js';
 import { guardHttpConnections, type THttpRefusal } from '../core/http-connection-guard.js';
 import proxyAddr from '@fastify/proxy-addr';
@@ -55,6 +57,8 @@ export interface TRunningServer {
   mqttTlsPort: number | null;
   /** The bound port of the metrics listener on 127.0.0.1 (METRICS_PORT), or null when `/metrics` is on `httpPort`. */
   metricsPort: number | null;
+  /** The device HTTP thread (DEVICE_HTTP_PORT, app/device-http.ts): its bound port and load; null when not set. */
+  deviceHttp: Pick<TDeviceHttpThread, 'port' | 'eventLoopUtilization'> | null;
   /** The rule engine (counters, and `idle()` for tests). */
   rules: RuleEngine;
   /** The platform-rule engine (tests wait on `flows.idle()`). */
@@ -93,7 +97,7 @@ export interface TStartOptions {
  * @param opts.log a logger (tests pass a silent one).
  * @param opts.ruleClock the rule engine's clock (tests of re-notify intervals and flapping; default Date.now).
  * @param opts.ruleNotifier wraps the rule engine's notifier (tests record what it is handed).
- * @throws PortInUseError when PORT or MQTT_PORT is taken; DataDirLockedError when DATA_DIR is owned.
+ * @throws PortInUseError when PORT, MQTT_PORT or DEVICE_HTTP_PORT is taken; DataDirLockedError when DATA_DIR is owned.
  */
 export async function startServer(config: TConfig, opts: TStartOptions = {}): Promise<TRunningServer> {
   const log = opts.log ?? pino({ level: config.logLevel, serializers: { err: serializeLoggedError } });
@@ -116,6 +120,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
   let stopOutbox: (() => Promise<void>) | undefined;
   let stopTelemetryStorage: (() => Promise<void>) | undefined;
   let metricsListener: TMetricsListener | undefined;
+  let deviceHttp: TDeviceHttpThread | undefined;
   let stopDeadlineAt = Number.POSITIVE_INFINITY;
   const steps: TShutdownStep[] = [
     {
@@ -124,6 +129,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
         stopDeadlineAt = deadlineAt;
         // Fastify answers 503 to requests on open connections from here on, and Node refuses new ones.
         appClosing = app?.close();
+        deviceHttp?.stopAccepting();
         await messaging?.stopAccepting();
       },
     },
@@ -135,7 +141,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
       name: 'http',
       run: async (deadlineAt) => {
         if (appClosing && !(await settlesWithin(appClosing, deadlineAt - Date.now()))) app?.server.closeAllConnections();
-        await Promise.all([appClosing, metricsListener?.close()]);
+        await Promise.all([appClosing, metricsListener?.close(), deviceHttp?.close(Math.max(0, deadlineAt - Date.now()))]);
       },
     },
     { name: 'telemetry storage', run: async () => stopTelemetryStorage?.() },
@@ -213,10 +219,8 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
     messaging.setModelStateListener(modelStateListener(db, log));
     // Without a token no one may read the metrics, so none are kept: the hot paths pay nothing (docs/deployment.md).
     const metrics = config.metricsToken ? createMetricsStage({ messaging, rules, flows: platformRules, database }) : undefined;
-    const built = await buildApp(
-      { ...ctx, config: { ...config, webDist: config.webDist ?? DEFAULT_WEB_DIST } },
-      { metrics, metricsRoute: config.metricsPort === undefined },
-    );
+    const appCtx: TAppContext = { ...ctx, config: { ...config, webDist: config.webDist ?? DEFAULT_WEB_DIST } };
+    const built = await buildApp(appCtx, { metrics, metricsRoute: config.metricsPort === undefined });
     app = built;
 
     log.info(
@@ -236,6 +240,18 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
     // The demo's simulated devices connect over plain MQTT; with MQTT_PLAIN=0 there is none (docs/deployment.md). Its
     // accounts exist before the server listens: a login right after /healthz answers ok finds them.
     const demo = config.demo && (config.mqttUrl || config.mqttPlain) ? await loadDemo(ctx) : null;
+    // The device HTTP port listens before the main one: once /healthz answers, every port does.
+    const uplinks = lorawanUplinkHandler(appCtx);
+    if (config.deviceHttpPort !== undefined && uplinks) {
+      const port = config.deviceHttpPort;
+      await listenOr(
+        async () => {
+          deviceHttp = await startDeviceHttpThread(config, port, { uplink: uplinks }, log);
+        },
+        'DEVICE_HTTP_PORT',
+        port,
+      );
+    }
     await listenOr(() => built.listen({ port: config.port, host: config.host }), 'PORT', config.port);
     const storageSettings = { hotWindowMs: config.telemetryHotWindowMs, busyPercent: config.telemetryStorageBusyPercent };
     if (config.telemetryStorageIntervalMs > 0) {
@@ -270,7 +286,20 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
     }
     const metricsPort = metricsListener?.port ?? null;
     const mqttTlsPort = messaging.mqttTlsPort();
-    return { app: built, ctx, httpPort, mqttPort, mqttTlsPort, metricsPort, rules, flows: platformRules, messaging, httpRefusals, close };
+    return {
+      app: built,
+      ctx,
+      httpPort,
+      mqttPort,
+      mqttTlsPort,
+      metricsPort,
+      deviceHttp: deviceHttp ?? null,
+      rules,
+      flows: platformRules,
+      messaging,
+      httpRefusals,
+      close,
+    };
   } catch (err) {
     await close();
     throw err;

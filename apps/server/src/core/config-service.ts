@@ -13,6 +13,7 @@ const ZPort = z.coerce.number().int().min(0).max(65535);
 export const ZServiceEnv = {
   METRICS_TOKEN: z.string().min(16, 'at least 16 characters (e.g. `openssl rand -hex 32`)').max(1024).optional(),
   METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+  DEVICE_HTTP_PORT: z.coerce.number().int().min(0).max(65535).optional(),
   MQTT_PLAIN: z
     .enum(['0', '1', 'true', 'false'])
     .transform((v) => v === '1' || v === 'true')
@@ -42,6 +43,11 @@ export interface TServiceConfig {
   metricsToken?: string;
   /** METRICS_PORT: serve `/metrics` only on 127.0.0.1:<port> (0: a free port) instead of the main HTTP port. */
   metricsPort?: number;
+  /**
+   * DEVICE_HTTP_PORT: also serve the LoRaWAN uplink webhook on <port> (HOST's address; 0: a free port), parsed on a
+   * thread of its own (app/device-http.ts). Unset: only the main HTTP port serves it.
+   */
+  deviceHttpPort?: number;
   /** MQTT_PLAIN (default on): the embedded broker's plain-TCP listener on MQTT_PORT; off leaves TLS and `/mqtt`. */
   mqttPlain: boolean;
   /** MQTT over TLS, when MQTT_TLS_CERT and MQTT_TLS_KEY are set. */
@@ -63,6 +69,7 @@ export function serviceConfigOf(e: TServiceEnv): TServiceConfig {
   return {
     metricsToken: e.METRICS_TOKEN,
     metricsPort: e.METRICS_PORT,
+    deviceHttpPort: e.DEVICE_HTTP_PORT,
     mqttPlain: e.MQTT_PLAIN ?? true,
     mqttTls:
       e.MQTT_TLS_CERT && e.MQTT_TLS_KEY

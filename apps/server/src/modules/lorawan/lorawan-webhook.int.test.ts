@@ -25,7 +25,7 @@ import { auditLog } from '../../db/schema.js';
 import { buildDeviceProject, type TBuiltProject } from '../../../test/device-factory.js';
 import { buildVendor, type TBuiltAccount } from '../../../test/factories.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
-import { LORAWAN_WEBHOOK_RATE_LIMIT } from './webhook-routes.js';
+import { LORAWAN_WEBHOOK_RATE_LIMIT } from './webhook-route.js';
 import { rejectedCount, telemetryCount } from '../ingest/ingest-test-kit.js';
 
 const run = promisify(execFile);
@@ -50,8 +50,19 @@ function naming(body: Record<string, unknown>, devEui: string): Record<string, u
   return copy;
 }
 
-describe(`LoRaWAN uplink webhook (${TEST_DB_KIND})`, () => {
+/**
+ * Every case on both listeners that take the webhook: the main HTTP port, and the device HTTP port (DEVICE_HTTP_PORT),
+ * whose thread parses each request and hands it to the main thread (app/device-http.ts).
+ */
+const LISTENERS = [
+  { listener: 'the main HTTP port', deviceHttp: false },
+  { listener: 'the device HTTP port', deviceHttp: true },
+] as const;
+
+describe.each(LISTENERS)(`LoRaWAN uplink webhook on $listener (${TEST_DB_KIND})`, ({ deviceHttp }) => {
   let server: TTestServer;
+  /** http://127.0.0.1:<port> of the listener under test. */
+  let baseUrl: string;
   let vendor: TBuiltAccount;
   let project: TBuiltProject;
   let otherTenant: TBuiltProject;
@@ -62,7 +73,7 @@ describe(`LoRaWAN uplink webhook (${TEST_DB_KIND})`, () => {
   const FOREIGN_EUI = 'A8404187D187106E';
 
   const post = (path: string, secret: string | null, body: string | Buffer, query = '') =>
-    fetch(`${server.httpUrl}${path}${query}`, {
+    fetch(`${baseUrl}${path}${query}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', ...(secret === null ? {} : { [LORAWAN_SECRET_HEADER]: secret }) },
       body,
@@ -98,7 +109,8 @@ describe(`LoRaWAN uplink webhook (${TEST_DB_KIND})`, () => {
     });
 
   beforeAll(async () => {
-    server = await startTestServer();
+    server = await startTestServer(deviceHttp ? { deviceHttpPort: 0 } : {});
+    baseUrl = deviceHttp ? `http://127.0.0.1:${server.deviceHttp?.port}` : server.httpUrl;
     vendor = await buildVendor(server);
     const stranger = await buildVendor(server);
     project = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId, count: 3 });
@@ -250,7 +262,7 @@ describe(`LoRaWAN uplink webhook (${TEST_DB_KIND})`, () => {
     const [dev] = project.devices;
     const before = await telemetryCount(server.ctx.db, dev.id, 'temperature');
     const body = JSON.stringify(await fixture('chirpstack-up.json', Date.now() - 10_000));
-    const url = `${server.httpUrl}${chirpstack.webhook_path}?event=up`;
+    const url = `${baseUrl}${chirpstack.webhook_path}?event=up`;
     const curl = (secret: string) =>
       run('curl', [
         '-s',

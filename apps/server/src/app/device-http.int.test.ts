@@ -1,0 +1,124 @@
+/**
+ * The device HTTP port (DEVICE_HTTP_PORT, app/device-http.ts) as an operator meets it: what it serves and what it does
+ * not, a port already taken, and the stop — a request answered before the listener goes, none accepted after. Every
+ * webhook case on this port is in modules/lorawan/lorawan-webhook.int.test.ts.
+ */
+import { createServer, type Server } from 'node:net';
+import { LORAWAN_SECRET_HEADER, lorawanPaths, type TLorawanIntegrationWithSecret } from '@tessera/contracts';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildDeviceProject } from '../../test/device-factory.js';
+import { buildVendor } from '../../test/factories.js';
+import { openTestDatabase, startTestServer, TEST_DB_KIND, type TTestServer } from '../../test/helpers.js';
+import type { Database } from '../db/client.js';
+import { telemetryCount } from '../modules/ingest/ingest-test-kit.js';
+import { PortInUseError } from './server.js';
+
+const DEV_EUI = '70B3D57ED0000001';
+
+/** A ChirpStack `up` event of DevEUI {@link DEV_EUI} with a decoded temperature, received `secondsAgo` (a point each). */
+const uplink = (temperature: number, secondsAgo = 0) =>
+  JSON.stringify({
+    deduplicationId: `dedup-${temperature}`,
+    time: new Date(Date.now() - secondsAgo * 1000).toISOString(),
+    deviceInfo: { deviceName: 'field sensor', devEui: DEV_EUI.toLowerCase() },
+    fPort: 1,
+    data: 'AOE=',
+    object: { temperature },
+  });
+
+describe(`the device HTTP port (${TEST_DB_KIND})`, () => {
+  let database: Database;
+  let server: TTestServer;
+  let deviceUrl: string;
+  let integration: TLorawanIntegrationWithSecret;
+  let tangramId: string;
+  let deviceId: number;
+  const post = (body: string) =>
+    fetch(`${deviceUrl}${integration.webhook_path}?event=up`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [LORAWAN_SECRET_HEADER]: integration.secret },
+      body,
+    });
+
+  beforeAll(async () => {
+    // The database outlives the server: the stop's test counts what was committed after it.
+    database = await openTestDatabase();
+    server = await startTestServer({ deviceHttpPort: 0 }, database);
+    deviceUrl = `http://127.0.0.1:${server.deviceHttp?.port}`;
+    const vendor = await buildVendor(server);
+    const project = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId });
+    tangramId = project.devices[0].tangramId;
+    deviceId = project.devices[0].id;
+    const euiSet = await server.api('PUT', lorawanPaths.device(tangramId), { token: vendor.token, body: { dev_eui: DEV_EUI } });
+    expect(euiSet.status).toBe(200);
+    const created = await server.api<TLorawanIntegrationWithSecret>('POST', lorawanPaths.list(project.projectId), {
+      token: vendor.token,
+      body: { name: 'ChirpStack', network_server: 'chirpstack' },
+    });
+    expect(created.status).toBe(201);
+    integration = created.body;
+  });
+  afterAll(async () => {
+    await server.stop();
+    await database.close();
+  });
+
+  it('listens on a port of its own beside the main one, and serves the webhook only: no console, API or health check', async () => {
+    expect(server.deviceHttp?.port).toBeGreaterThan(0);
+    expect(server.deviceHttp?.port).not.toBe(server.httpPort);
+    for (const path of ['/healthz', '/', '/authorization/v1/login', '/openapi.json', `/api/v1/some-token/telemetry`]) {
+      const res = await fetch(`${deviceUrl}${path}`);
+      expect(res.status, path).toBe(404);
+      expect(await res.json()).toMatchObject({ code: 'NOT_FOUND' });
+    }
+    // The main port still takes the webhook, and the console's routes.
+    expect((await fetch(`${server.httpUrl}/healthz`)).status).toBe(200);
+  });
+
+  it('answers 200 once committed, with a request id it was given or made', async () => {
+    const before = await telemetryCount(database.db, deviceId);
+    const res = await fetch(`${deviceUrl}${integration.webhook_path}?event=up`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', [LORAWAN_SECRET_HEADER]: integration.secret, 'x-request-id': 'ns-request-7' },
+      body: uplink(21.5),
+    });
+    expect(res.status).toBe(200);
+    expect(await res.json()).toEqual({ stored: 1 });
+    expect(res.headers.get('x-request-id')).toBe('ns-request-7');
+    expect(await telemetryCount(database.db, deviceId)).toBe(before + 1);
+  });
+
+  it('refuses to start when DEVICE_HTTP_PORT is taken, naming the variable', async () => {
+    const taken: Server = createServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+    const port = (taken.address() as { port: number }).port;
+    try {
+      const failed = await startTestServer({ deviceHttpPort: port }).then(
+        () => null,
+        (err: unknown) => err,
+      );
+      expect(failed).toBeInstanceOf(PortInUseError);
+      expect((failed as Error).message).toContain('DEVICE_HTTP_PORT');
+    } finally {
+      taken.close();
+    }
+  });
+
+  it('on stop answers what it took, loses none of what it acknowledged, then refuses connections', async () => {
+    const before = await telemetryCount(database.db, deviceId);
+    const answers = Array.from({ length: 20 }, (_, i) => post(uplink(30 + i, 1 + i)));
+    // The first answer says the port is serving; the rest may still be on their way through ingest when the stop begins.
+    const first = await Promise.race(answers);
+    expect(first.status).toBe(200);
+    // Every step of the stop ends in time: no keep-alive connection of the network server holds the port open.
+    expect(await server.close()).toMatchObject({ withinDeadline: true, late: [] });
+    // A request taken is answered: 200 once stored, or 503 (the stop began first: send again). One not yet taken finds
+    // its connection closed, as on any HTTP server that stops; the network server sends it again.
+    const outcomes = await Promise.all(answers.map((a) => a.then((r) => r.status).catch(() => 'connection closed')));
+    expect(outcomes.filter((o) => o !== 200 && o !== 503 && o !== 'connection closed')).toEqual([]);
+    const stored = outcomes.filter((o) => o === 200).length;
+    expect(stored).toBeGreaterThan(0);
+    await expect(post(uplink(99))).rejects.toThrow();
+    expect(await telemetryCount(database.db, deviceId)).toBe(before + stored);
+  });
+});

@@ -1,0 +1,166 @@
+/**
+ * The device HTTP port (DEVICE_HTTP_PORT, docs/connectivity.md "The device HTTP port"): device-facing HTTP on a
+ * thread of its own. The thread (device-http-thread.ts) runs a Fastify app with the routes' own parameters, body
+ * parser, rate limit, headers and connection limits, and hands each parsed request to this thread over its message
+ * port; this thread answers it with the same handler as on the main port, and the thread writes the answer. What the
+ * main thread is spared per request is the HTTP server's work: the socket, the parser, the routing and hooks, the
+ * answer. Today the port takes the LoRaWAN uplink webhook (`POST /lorawan/v1/{integrationId}/{networkServer}`).
+ *
+ * Requests in flight when the server stops are answered (ingest drains before the thread is ended); new connections
+ * are refused from the first step of the stop, as on the main port.
+ */
+import type { EventLoopUtilization } from 'node:perf_hooks';
+import { Worker } from 'node:worker_threads';
+import type { Logger } from 'pino';
+import type { TConfig } from '../core/config.js';
+import { settlesWithin } from '../core/deadline.js';
+import { errorReplyOf, INTERNAL_ERROR_REPLY, type TErrorReply } from '../core/error-reply.js';
+import type { TUplinkReply, TUplinkRequest } from '../modules/lorawan/receive-uplink.js';
+import type { TUplinkHandler } from '../modules/lorawan/webhook-route.js';
+
+/** What the thread is started with (its `workerData`): the listener's address and the main app's HTTP settings. */
+export interface TDeviceHttpThreadData {
+  port: number;
+  host: string;
+  trustProxy: string[] | undefined;
+  pagesOrigin: string | undefined;
+  logLevel: string;
+  maxConnections: number;
+  maxConnectionsPerIp: number;
+}
+
+/**
+ * A webhook request as it crosses the message port: the body's bytes as a Latin-1 string, one character per byte. A
+ * string is copied as it is; a Buffer's view would carry its whole backing store across (Node reads a socket into 64 KiB
+ * of memory, and small Buffers share an 8 KiB pool), and each message would allocate one off the heap.
+ */
+export type TUplinkRequestMessage = Omit<TUplinkRequest, 'body'> & { bodyLatin1: string };
+
+/** What the thread tells this one: requests go in batches ({@link batchedPost}). */
+export type TFromDeviceHttpThread =
+  | { kind: 'listening'; port: number }
+  | { kind: 'uplinks'; requests: { id: number; request: TUplinkRequestMessage }[] }
+  | { kind: 'closed' };
+
+/** A request's answer, or its error's. */
+export type TDeviceHttpAnswer = { id: number; reply: TUplinkReply } | { id: number; error: TErrorReply };
+
+/** What this thread tells the device HTTP thread: answers in batches, or to stop accepting. */
+export type TToDeviceHttpThread = { kind: 'answers'; answers: TDeviceHttpAnswer[] } | { kind: 'stop-accepting' };
+
+/**
+ * Items handed to `post` together: those added in one turn of the event loop go in one message, sent once the turn's
+ * I/O callbacks have run (`setImmediate`). A message costs both threads a few microseconds whatever it holds; under
+ * load one turn parses or answers many requests.
+ */
+export function batchedPost<T>(post: (items: T[]) => void): (item: T) => void {
+  let items: T[] = [];
+  const flush = () => {
+    const taken = items;
+    items = [];
+    post(taken);
+  };
+  return (item) => {
+    items.push(item);
+    if (items.length === 1) setImmediate(flush);
+  };
+}
+
+/** The handlers of the device HTTP port's routes: the modules' own (modules/lorawan/webhook-routes.ts). */
+export interface TDeviceHttpHandlers {
+  uplink: TUplinkHandler;
+}
+
+/** The running thread: its bound port, and its two steps of the server's stop. */
+export interface TDeviceHttpThread {
+  port: number;
+  /** Closes the listener and idle connections; requests in flight are still answered. */
+  stopAccepting(): void;
+  /** Waits until the thread's requests are answered (at most `withinMs`), then ends the thread. */
+  close(withinMs: number): Promise<void>;
+  /** The thread's event loop utilisation since it started (`performance.eventLoopUtilization()`, for benches). */
+  eventLoopUtilization(): EventLoopUtilization;
+}
+
+/**
+ * The thread's entry: the TypeScript source under tsx and vitest (the thread loads tsx: a worker started from a test
+ * runner's module graph has no loader of its own), the bundle's sibling in a build (scripts/build.mjs bundles both;
+ * the bundle's `import.meta.url` is rewritten to this source file's address, so the path goes from here to dist/).
+ */
+function threadEntry(): { url: URL; execArgv: string[] | undefined } {
+  const bundled = typeof TESSERA_BUNDLED !== 'undefined' && TESSERA_BUNDLED;
+  if (bundled) return { url: new URL('../../dist/device-http-thread.js', import.meta.url), execArgv: undefined };
+  const hasTsx = process.execArgv.some((arg, i, all) => arg === '--import=tsx' || (arg === '--import' && all[i + 1] === 'tsx'));
+  return {
+    url: new URL('./device-http-thread.ts', import.meta.url),
+    execArgv: hasTsx ? undefined : [...process.execArgv, '--import', 'tsx'],
+  };
+}
+
+declare const TESSERA_BUNDLED: boolean | undefined;
+
+/**
+ * Starts the thread and waits until it listens on `config.deviceHttpPort` (0: a free port).
+ * @throws when the thread fails before it listens (the port taken: its error's `code` is EADDRINUSE).
+ */
+export async function startDeviceHttpThread(
+  config: TConfig,
+  port: number,
+  handlers: TDeviceHttpHandlers,
+  log: Logger,
+): Promise<TDeviceHttpThread> {
+  const data: TDeviceHttpThreadData = {
+    port,
+    host: config.host,
+    trustProxy: config.trustProxy,
+    pagesOrigin: config.pagesOrigin,
+    logLevel: config.logLevel,
+    maxConnections: config.httpMaxConnections,
+    maxConnectionsPerIp: config.httpMaxConnectionsPerIp,
+  };
+  const entry = threadEntry();
+  const worker = new Worker(entry.url, { workerData: data, execArgv: entry.execArgv });
+  let stopping = false;
+  const closed = new Promise<void>((resolve) => {
+    worker.on('message', (m: TFromDeviceHttpThread) => m.kind === 'closed' && resolve());
+    worker.once('exit', () => resolve());
+  });
+  const send = batchedPost<TDeviceHttpAnswer>((answers) => worker.postMessage({ kind: 'answers', answers } satisfies TToDeviceHttpThread));
+  const answer = (id: number, request: TUplinkRequestMessage) => {
+    const { bodyLatin1, ...rest } = request;
+    handlers.uplink({ ...rest, body: Buffer.from(bodyLatin1, 'latin1') }).then(
+      (reply) => send({ id, reply }),
+      (err: unknown) => {
+        const error = errorReplyOf(err);
+        if (!error) log.error({ err }, 'device HTTP: unhandled error');
+        send({ id, error: error ?? INTERNAL_ERROR_REPLY });
+      },
+    );
+  };
+  const boundPort = await new Promise<number>((resolve, reject) => {
+    worker.on('message', (m: TFromDeviceHttpThread) => {
+      if (m.kind === 'uplinks') for (const { id, request } of m.requests) answer(id, request);
+      else if (m.kind === 'listening') resolve(m.port);
+    });
+    worker.once('error', reject);
+    worker.once('exit', (code) => reject(new Error(`the device HTTP thread exited (code ${code}) before it listened`)));
+  });
+  worker.on('error', (err) => log.error({ err }, 'device HTTP: the thread failed; DEVICE_HTTP_PORT is closed'));
+  worker.once('exit', (code) => {
+    if (!stopping) log.error({ code }, 'device HTTP: the thread exited; DEVICE_HTTP_PORT is closed');
+  });
+  return {
+    port: boundPort,
+    stopAccepting() {
+      stopping = true;
+      worker.postMessage({ kind: 'stop-accepting' } satisfies TToDeviceHttpThread);
+    },
+    eventLoopUtilization: () => worker.performance.eventLoopUtilization(),
+    async close(withinMs) {
+      stopping = true;
+      worker.postMessage({ kind: 'stop-accepting' } satisfies TToDeviceHttpThread);
+      await settlesWithin(closed, withinMs);
+      await worker.terminate();
+    },
+  };
+}
