@@ -2,7 +2,6 @@
  * The Fastify application (fastify/demo composition): external plugins → error handling and auth hook → routes by
  * prefix → the built console. Does not listen; server.ts does.
  */
-import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import fastifyRateLimit from '@fastify/rate-limit';
 import fastifySwagger from '@fastify/swagger';
@@ -10,7 +9,6 @@ import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import type { TApp } from '../core/app-type.js';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
-import { ErrorCode } from '@tessera/contracts';
 import { isConsoleAssetPath, registerConsoleStatic, sendConsoleIndex } from './console-static.js';
 import { registerModules } from './modules.js';
 import { registerAuditLog } from '../modules/audit-log/register.js';
@@ -19,9 +17,9 @@ import { registerMetricsRoute } from '../modules/metrics/routes.js';
 import { API_SECTIONS } from './openapi/api-sections.js';
 import { createApiDocumentHooks } from './openapi/document.js';
 import type { TAppContext } from '../core/context.js';
-import { sendErrorReply } from '../core/error-reply.js';
+import { sendErrorReply, sendNoRoute } from '../core/error-reply.js';
 import { resolvePrincipal } from '../core/principal.js';
-import { HTTP_SERVER_TIMEOUTS } from '../core/http-connection-guard.js';
+import { sharedListenerOptions } from '../core/http-connection-guard.js';
 import { registerInputGuard } from '../core/input-guard.js';
 import { registerSecurityHeaders } from '../core/security-headers.js';
 
@@ -39,16 +37,10 @@ export interface TBuildOptions {
 export async function buildApp(ctx: TAppContext, opts: TBuildOptions = {}): Promise<TApp> {
   const app = Fastify({
     loggerInstance: ctx.log as FastifyBaseLogger,
-    genReqId: () => randomUUID(),
     // Device data (ThingsBoard's HTTP API, LoRaWAN uplinks) is not logged per request, as an MQTT publish is not: its
     // refusals are counted (device_ingest_stats, metrics, the integration's last payloads) and its errors still logged.
     logController: new LogController({ disableRequestLogging: isDeviceDataRequest }),
-    requestIdHeader: 'x-request-id',
-    bodyLimit: 1024 * 1024,
-    // Only named proxies may set the client's address and scheme; otherwise any client could choose its IP.
-    trustProxy: ctx.config.trustProxy ?? false,
-    // A slow-header client is cut after 10 s, checked every second (core/http-connection-guard.ts).
-    http: HTTP_SERVER_TIMEOUTS,
+    ...sharedListenerOptions(ctx.config.trustProxy),
   }).withTypeProvider<ZodTypeProvider>();
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -91,9 +83,7 @@ export async function buildApp(ctx: TAppContext, opts: TBuildOptions = {}): Prom
   // Whether the console is served is decided once, here: its files are registered only if they exist now.
   const consoleServed = webDistExists(ctx);
   app.setNotFoundHandler((request, reply) => {
-    if (isApiPath(request.url) || !consoleServed || isConsoleAssetPath(request.url)) {
-      return reply.status(404).send({ code: ErrorCode.NotFound, message: `no route ${request.method} ${request.url.split('?')[0]}` });
-    }
+    if (isApiPath(request.url) || !consoleServed || isConsoleAssetPath(request.url)) return sendNoRoute(request, reply);
     return sendConsoleIndex(reply);
   });
 

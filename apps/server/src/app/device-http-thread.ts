@@ -6,18 +6,16 @@
  * as `{statusCode, body, retryAfterS}` and are answered by the same error handler as on the main port. Imports no
  * database code.
  */
-import { randomUUID } from 'node:crypto';
 import { parentPort, workerData } from 'node:worker_threads';
 import fastifyRateLimit from '@fastify/rate-limit';
 import proxyAddr from '@fastify/proxy-addr';
-import { ErrorCode } from '@tessera/contracts';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import pino from 'pino';
 import type { TApp } from '../core/app-type.js';
-import { sendErrorReply } from '../core/error-reply.js';
+import { sendErrorReply, sendNoRoute } from '../core/error-reply.js';
 import { AppError } from '../core/errors.js';
-import { guardHttpConnections, HTTP_SERVER_TIMEOUTS } from '../core/http-connection-guard.js';
+import { guardHttpConnections, sharedListenerOptions } from '../core/http-connection-guard.js';
 import { registerInputGuard } from '../core/input-guard.js';
 import { serializeLoggedError } from '../core/log-errors.js';
 import { registerSecurityHeaders } from '../core/security-headers.js';
@@ -30,9 +28,6 @@ import {
   type TToDeviceHttpThread,
   type TUplinkRequestMessage,
 } from './device-http.js';
-
-/** The main app's body limit (app/app.ts), in bytes; the webhook route's own is smaller. */
-const BODY_LIMIT_BYTES = 1024 * 1024;
 
 const port = parentPort;
 if (!port) throw new Error('device-http-thread.ts runs as a worker thread (app/device-http.ts starts it)');
@@ -63,13 +58,9 @@ function answeredByMain(request: TUplinkRequest): Promise<TUplinkReply> {
 
 const app = Fastify({
   loggerInstance: log as FastifyBaseLogger,
-  genReqId: () => randomUUID(),
   // Device data is not logged per request (app/app.ts); its errors still are.
   logController: new LogController({ disableRequestLogging: true }),
-  requestIdHeader: 'x-request-id',
-  bodyLimit: BODY_LIMIT_BYTES,
-  trustProxy: data.trustProxy ?? false,
-  http: HTTP_SERVER_TIMEOUTS,
+  ...sharedListenerOptions(data.trustProxy),
 }).withTypeProvider<ZodTypeProvider>();
 app.setValidatorCompiler(validatorCompiler);
 app.setSerializerCompiler(serializerCompiler);
@@ -87,9 +78,7 @@ app.addHook('onSend', (_request, reply, payload, done) => {
   done(null, payload);
 });
 app.setErrorHandler(sendErrorReply);
-app.setNotFoundHandler((request, reply) =>
-  reply.status(404).send({ code: ErrorCode.NotFound, message: `no route ${request.method} ${request.url.split('?')[0]}` }),
-);
+app.setNotFoundHandler(sendNoRoute);
 await app.register(async (scope) => registerLorawanWebhookRoute(scope as TApp, answeredByMain));
 
 const isTrustedProxy = data.trustProxy ? proxyAddr.compile(data.trustProxy) : () => false;

@@ -81,3 +81,8 @@ export function sendErrorReply(err: FastifyError, request: FastifyRequest, reply
   if (retryAfterS !== undefined) reply.header('retry-after', String(retryAfterS));
   return reply.status(statusCode).send(body);
 }
+
+/** Fastify's not-found handler for API listeners: 404 NOT_FOUND naming the method and path (no query). */
+export function sendNoRoute(request: FastifyRequest, reply: FastifyReply): FastifyReply {
+  return reply.status(404).send({ code: ErrorCode.NotFound, message: `no route ${request.method} ${request.url.split('?')[0]}` });
+}

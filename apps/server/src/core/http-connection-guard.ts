@@ -7,6 +7,7 @@
  * counted per address: behind a proxy every client shares its address. Refusals are counted and logged (one line
  * per reason and address every 10 s).
  */
+import { randomUUID } from 'node:crypto';
 import type { Server } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Logger } from 'pino';
@@ -34,6 +35,25 @@ export const HTTP_SERVER_TIMEOUTS = {
   headersTimeout: HTTP_HEADERS_TIMEOUT_MS,
   connectionsCheckingInterval: HTTP_CONNECTIONS_CHECKING_INTERVAL_MS,
 } as const;
+
+/** The largest request body a route takes unless it sets its own, in bytes. */
+export const HTTP_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/**
+ * The Fastify options every HTTP listener of the server shares (the main app, the device HTTP port's thread): a
+ * request's id is its `x-request-id` or a new UUID; {@link HTTP_BODY_LIMIT_BYTES}; only the proxies TRUST_PROXY names
+ * may set the client's address and scheme (otherwise any client could choose its IP); a slow-header client is cut
+ * after {@link HTTP_HEADERS_TIMEOUT_MS}, checked every second.
+ */
+export function sharedListenerOptions(trustProxy: string[] | undefined) {
+  return {
+    genReqId: () => randomUUID(),
+    requestIdHeader: 'x-request-id',
+    bodyLimit: HTTP_BODY_LIMIT_BYTES,
+    trustProxy: trustProxy ?? false,
+    http: HTTP_SERVER_TIMEOUTS,
+  } as const;
+}
 
 /**
  * Applies `limits` to `server` (before it listens or right after). Answers the refusal counters since start.
