@@ -1,10 +1,10 @@
 /**
- * The device HTTP port's thread (app/device-http.ts starts it; docs/connectivity.md "The device HTTP port"): a Fastify
+ * The device HTTP port's thread (app/device-http.ts starts it; docs/deployment.md "The device HTTP port"): a Fastify
  * app with the main app's HTTP settings — request ids, body limit, TRUST_PROXY, header timeout, connection limits,
  * security headers, the NUL rule, rate limits and error bodies — serving the LoRaWAN webhook route of
  * modules/lorawan/webhook-route.ts. Each parsed request goes to the main thread, which answers it; errors come back
- * as `{statusCode, body, retryAfterS}` and are answered by the same error handler as on the main port. Imports no
- * database code.
+ * as `{statusCode, body, retryAfterS}` and are answered by the same error handler as on the main port. It holds
+ * sockets and requests in flight only: no database connection, no cache (docs/ARCHITECTURE.md "Threads").
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import fastifyRateLimit from '@fastify/rate-limit';

@@ -1,5 +1,5 @@
 /**
- * The device HTTP port (DEVICE_HTTP_PORT, docs/connectivity.md "The device HTTP port"): device-facing HTTP on a
+ * The device HTTP port (DEVICE_HTTP_PORT, docs/deployment.md "The device HTTP port"): device-facing HTTP on a
  * thread of its own. The thread (device-http-thread.ts) runs a Fastify app with the routes' own parameters, body
  * parser, rate limit, headers and connection limits, and hands each parsed request to this thread over its message
  * port; this thread answers it with the same handler as on the main port, and the thread writes the answer. What the
