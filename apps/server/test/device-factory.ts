@@ -60,6 +60,21 @@ async function insertHardwareModule(db: Db): Promise<typeof tangramProducts.$inf
 }
 
 /**
+ * Inserts a product of `tenantId` with a random model number (4 hex digits), drawing again when the tenant has one
+ * with it (a tenant's model numbers are unique: a test building many projects of one tenant met a taken one).
+ */
+async function insertProduct(db: Db, tenantId: number): Promise<typeof products.$inferSelect> {
+  for (;;) {
+    const [product] = await db
+      .insert(products)
+      .values({ tenantId, name: 'Sensor box', model: 'SB', number: '1', modelNumber: hex(2) })
+      .onConflictDoNothing({ target: [products.tenantId, products.modelNumber] })
+      .returning();
+    if (product) return product;
+  }
+}
+
+/**
  * Inserts a project of `tenantId` (a new tenant when absent) with `sensors` (default {@link FACTORY_SENSORS}),
  * `statusGroups` and `count` devices (default 1).
  */
@@ -75,9 +90,8 @@ export async function buildDeviceProject(
         .values({ name: `tenant ${hex(3)}` })
         .returning()
     )[0].id;
-  const modelNumber = hex(2);
   const tp = await insertHardwareModule(db);
-  const [product] = await db.insert(products).values({ tenantId, name: 'Sensor box', model: 'SB', number: '1', modelNumber }).returning();
+  const product = await insertProduct(db, tenantId);
   const [project] = await db
     .insert(projects)
     .values({ tenantId, productId: product.id, tangramProductId: tp.id, name: `project ${hex(2)}`, statusGroups: opts.statusGroups ?? [] })
@@ -101,7 +115,7 @@ export async function buildDeviceProject(
       tangram_model_number: tp.modelNumber,
       vendor_class: '01',
       vendor_id: tenantId,
-      product_model_number: modelNumber,
+      product_model_number: product.modelNumber,
       serial_number: serial,
     });
     const secret = randomSecret();
