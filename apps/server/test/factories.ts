@@ -3,7 +3,14 @@
  * the API uses where one exists, else straight rows. Every factory answers what a test needs to act as that
  * entity (a token, ids, a device secret).
  */
-import { DEFAULT_FEATURES, type TAccountLevel } from '@tessera/contracts';
+import {
+  DEFAULT_FEATURES,
+  lorawanPaths,
+  type TAccountLevel,
+  type TLorawanIntegrationInput,
+  type TLorawanIntegrationWithSecret,
+} from '@tessera/contracts';
+import { expect } from 'vitest';
 import { hashPassword } from '../src/core/crypto.js';
 import { accounts, tenants } from '../src/db/schema.js';
 import type { TTestServer } from './helpers.js';
@@ -75,3 +82,23 @@ function testPasswordHash(): Promise<string> {
 export const buildVendor = (server: TTestServer, email?: string) => buildAccount(server, { level: 'vendor', email });
 /** A user in `tenantId`'s tenant (or a tenant of their own). */
 export const buildUser = (server: TTestServer, tenantId?: number) => buildAccount(server, { level: 'user', tenantId });
+
+/**
+ * Gives device `tangramId` DevEUI `devEui` and creates a LoRaWAN webhook integration of project `projectId` (ChirpStack,
+ * default mapping, unless `integration` says otherwise), both through the console's API as vendor `token`; answers
+ * the integration with its secret. Fails the test when either call is refused.
+ */
+export async function buildLorawanWebhook(
+  server: TTestServer,
+  token: string,
+  opts: { projectId: number; tangramId: string; devEui: string; integration?: Partial<TLorawanIntegrationInput> },
+): Promise<TLorawanIntegrationWithSecret> {
+  const eui = await server.api('PUT', lorawanPaths.device(opts.tangramId), { token, body: { dev_eui: opts.devEui } });
+  expect(eui.status).toBe(200);
+  const created = await server.api<TLorawanIntegrationWithSecret>('POST', lorawanPaths.list(opts.projectId), {
+    token,
+    body: { name: 'ChirpStack', network_server: 'chirpstack', ...opts.integration },
+  });
+  expect(created.status).toBe(201);
+  return created.body;
+}

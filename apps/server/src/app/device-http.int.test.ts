@@ -4,10 +4,10 @@
  * webhook case on this port is in modules/lorawan/lorawan-webhook.int.test.ts.
  */
 import { createServer, type Server } from 'node:net';
-import { LORAWAN_SECRET_HEADER, lorawanPaths, type TLorawanIntegrationWithSecret } from '@tessera/contracts';
+import { LORAWAN_SECRET_HEADER, type TLorawanIntegrationWithSecret } from '@tessera/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject } from '../../test/device-factory.js';
-import { buildVendor } from '../../test/factories.js';
+import { buildLorawanWebhook, buildVendor } from '../../test/factories.js';
 import { openTestDatabase, startTestServer, TEST_DB_KIND, type TTestServer } from '../../test/helpers.js';
 import type { Database } from '../db/client.js';
 import { telemetryCount } from '../modules/ingest/ingest-test-kit.js';
@@ -49,14 +49,7 @@ describe(`the device HTTP port (${TEST_DB_KIND})`, () => {
     const project = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId });
     tangramId = project.devices[0].tangramId;
     deviceId = project.devices[0].id;
-    const euiSet = await server.api('PUT', lorawanPaths.device(tangramId), { token: vendor.token, body: { dev_eui: DEV_EUI } });
-    expect(euiSet.status).toBe(200);
-    const created = await server.api<TLorawanIntegrationWithSecret>('POST', lorawanPaths.list(project.projectId), {
-      token: vendor.token,
-      body: { name: 'ChirpStack', network_server: 'chirpstack' },
-    });
-    expect(created.status).toBe(201);
-    integration = created.body;
+    integration = await buildLorawanWebhook(server, vendor.token, { projectId: project.projectId, tangramId, devEui: DEV_EUI });
   });
   afterAll(async () => {
     await server.stop();

@@ -100,7 +100,7 @@ function threadEntry(): { url: URL; execArgv: string[] | undefined } {
 declare const TESSERA_BUNDLED: boolean | undefined;
 
 /**
- * Starts the thread and waits until it listens on `config.deviceHttpPort` (0: a free port).
+ * Starts the thread and waits until it listens on `port` (DEVICE_HTTP_PORT; 0: a free port) of `config.host`.
  * @throws when the thread fails before it listens (the port taken: its error's `code` is EADDRINUSE).
  */
 export async function startDeviceHttpThread(

@@ -11,7 +11,6 @@ import { promisify } from 'node:util';
 import {
   DAY_MS,
   LORAWAN_SECRET_HEADER,
-  lorawanPaths,
   paths,
   TELEMETRY_JSON_MAX_DEPTH,
   storagePaths,
@@ -21,7 +20,6 @@ import {
   type TDeviceCredentials,
   type TLatestValue,
   type TLiveMessage,
-  type TLorawanIntegrationWithSecret,
   type TProjectStorage,
   type TTelemetryRow,
 } from '@tessera/contracts';
@@ -29,7 +27,7 @@ import { sql } from 'drizzle-orm';
 import type { MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject, type TBuiltDevice, type TFactorySensor } from '../../../test/device-factory.js';
-import { buildVendor } from '../../../test/factories.js';
+import { buildLorawanWebhook, buildVendor } from '../../../test/factories.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { parse } from 'csv-parse/sync';
 import { rowsOf } from '../../db/client.js';
@@ -191,27 +189,24 @@ describe(`telemetry values that are not numbers (${TEST_DB_KIND})`, () => {
 
   it('LoRaWAN: a ChirpStack uplink stores a decoded string and boolean under keys declared so', async () => {
     const [project] = rowsOf<{ project_id: number }>(await server.ctx.db.execute(sql`select project_id from devices where id = ${tb.id}`));
-    const put = await server.api('PUT', lorawanPaths.device(tb.tangramId), { token: vendorToken, body: { dev_eui: '0202020202020202' } });
-    expect(put.status).toBe(200);
-    const created = await server.api<TLorawanIntegrationWithSecret>('POST', lorawanPaths.list(project.project_id), {
-      token: vendorToken,
-      body: {
-        name: 'ChirpStack',
-        network_server: 'chirpstack',
+    const created = await buildLorawanWebhook(server, vendorToken, {
+      projectId: project.project_id,
+      tangramId: tb.tangramId,
+      devEui: '0202020202020202',
+      integration: {
         mapping: [
           { path: 'status', key: 'state' },
           { path: 'open', key: 'door' },
         ],
       },
     });
-    expect(created.status).toBe(201);
     const body = JSON.parse(await readFile(new URL('../lorawan/fixtures/chirpstack-up.json', import.meta.url), 'utf8'));
     body.time = new Date().toISOString();
     body.deviceInfo.devEui = '0202020202020202';
     body.object = { ...body.object, open: true };
-    const res = await fetch(`${server.httpUrl}${created.body.webhook_path}?event=up`, {
+    const res = await fetch(`${server.httpUrl}${created.webhook_path}?event=up`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [LORAWAN_SECRET_HEADER]: created.body.secret },
+      headers: { 'content-type': 'application/json', [LORAWAN_SECRET_HEADER]: created.secret },
       body: JSON.stringify(body),
     });
     expect(res.status).toBe(200);

@@ -9,12 +9,10 @@ import { readFile } from 'node:fs/promises';
 import {
   GATEWAY_TOPICS,
   LORAWAN_SECRET_HEADER,
-  lorawanPaths,
   paths,
   sensorPaths,
   settingsPaths,
   type TDeviceCredentials,
-  type TLorawanIntegrationWithSecret,
   type TSensorList,
   type TUndeclaredKeyList,
   topics,
@@ -25,7 +23,7 @@ import { eq, sql } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject, type TBuiltDevice } from '../../../test/device-factory.js';
-import { type TBuiltAccount, buildUser, buildVendor } from '../../../test/factories.js';
+import { buildLorawanWebhook, type TBuiltAccount, buildUser, buildVendor } from '../../../test/factories.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { rowsOf } from '../../db/client.js';
 import { devices } from '../../db/schema.js';
@@ -154,20 +152,19 @@ describe(`undeclared telemetry keys (${TEST_DB_KIND})`, () => {
     });
     expect(await telemetryCount(server.ctx.db, child.id, 'gw_level')).toBe(1);
 
-    const put = await server.api('PUT', lorawanPaths.device(tb.tangramId), { token: vendor.token, body: { dev_eui: '0303030303030303' } });
-    expect(put.status).toBe(200);
-    const created = await server.api<TLorawanIntegrationWithSecret>('POST', lorawanPaths.list(projectId), {
-      token: vendor.token,
-      body: { name: 'ChirpStack', network_server: 'chirpstack', mapping: [{ path: 'open', key: 'lora_open' }] },
+    const created = await buildLorawanWebhook(server, vendor.token, {
+      projectId,
+      tangramId: tb.tangramId,
+      devEui: '0303030303030303',
+      integration: { mapping: [{ path: 'open', key: 'lora_open' }] },
     });
-    expect(created.status).toBe(201);
     const body = JSON.parse(await readFile(new URL('../lorawan/fixtures/chirpstack-up.json', import.meta.url), 'utf8'));
     body.time = new Date().toISOString();
     body.deviceInfo.devEui = '0303030303030303';
     body.object = { open: true };
-    const uplink = await fetch(`${server.httpUrl}${created.body.webhook_path}?event=up`, {
+    const uplink = await fetch(`${server.httpUrl}${created.webhook_path}?event=up`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', [LORAWAN_SECRET_HEADER]: created.body.secret },
+      headers: { 'content-type': 'application/json', [LORAWAN_SECRET_HEADER]: created.secret },
       body: JSON.stringify(body),
     });
     expect(uplink.status).toBe(200);

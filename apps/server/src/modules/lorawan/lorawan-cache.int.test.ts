@@ -14,7 +14,7 @@ import {
 } from '@tessera/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject, type TBuiltProject } from '../../../test/device-factory.js';
-import { buildVendor, type TBuiltAccount } from '../../../test/factories.js';
+import { buildLorawanWebhook, buildVendor, type TBuiltAccount } from '../../../test/factories.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { telemetryCount } from '../ingest/ingest-test-kit.js';
 import { LORAWAN_CACHE_TTL_MS } from './lorawan-cache.js';
@@ -68,13 +68,12 @@ describe(`LoRaWAN webhook caches across replicas (${TEST_DB_KIND})`, () => {
     b = await startTestServer({}, a.database);
     vendor = await buildVendor(a);
     project = await buildDeviceProject(a.ctx.db, { tenantId: vendor.tenantId, count: 2 });
-    expect((await setEui(project.devices[0].tangramId, EUI)).status).toBe(200);
-    const created = await a.api<TLorawanIntegrationWithSecret>('POST', lorawanPaths.list(project.projectId), {
-      token: vendor.token,
-      body: { name: 'cached', network_server: 'chirpstack' },
+    integration = await buildLorawanWebhook(a, vendor.token, {
+      projectId: project.projectId,
+      tangramId: project.devices[0].tangramId,
+      devEui: EUI,
+      integration: { name: 'cached' },
     });
-    expect(created.status).toBe(201);
-    integration = created.body;
   });
   afterAll(async () => {
     await b?.stop();

@@ -1,9 +1,7 @@
-/** docs/protocol.md "LoRaWAN network servers": the documented curl line works as written, run by curl. */
-import { lorawanPaths, type TLorawanIntegrationWithSecret } from '@tessera/contracts';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject } from '../../../test/device-factory.js';
 import { commandArgs, protocolDocLines, runCommand as run } from '../../../test/documented-commands.js';
-import { buildVendor } from '../../../test/factories.js';
+import { buildLorawanWebhook, buildVendor } from '../../../test/factories.js';
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { telemetryCount } from '../ingest/ingest-test-kit.js';
 
@@ -20,15 +18,14 @@ describe(`docs/protocol.md LoRaWAN curl example (${TEST_DB_KIND})`, () => {
     const vendor = await buildVendor(server);
     const project = await buildDeviceProject(server.ctx.db, { tenantId: vendor.tenantId });
     const [dev] = project.devices;
-    const eui = await server.api('PUT', lorawanPaths.device(dev.tangramId), { token: vendor.token, body: { dev_eui: '0101010101010101' } });
-    expect(eui.status).toBe(200);
-    const created = await server.api<TLorawanIntegrationWithSecret>('POST', lorawanPaths.list(project.projectId), {
-      token: vendor.token,
-      body: { name: 'ChirpStack', network_server: 'chirpstack' },
+    const created = await buildLorawanWebhook(server, vendor.token, {
+      projectId: project.projectId,
+      tangramId: dev.tangramId,
+      devEui: '0101010101010101',
     });
     const args = commandArgs(lines[0]!, {
       httpUrl: server.httpUrl,
-      values: { '<INTEGRATION_ID>': String(created.body.id), '<SECRET>': created.body.secret },
+      values: { '<INTEGRATION_ID>': String(created.id), '<SECRET>': created.secret },
     });
     const { stdout } = await run('curl', args, { timeout: 10_000 });
     expect(stdout).toContain('HTTP/1.1 200');
