@@ -64,6 +64,8 @@ describe("a device's attributes (Chromium)", () => {
     await card.getByTestId('attribute-value').fill('30');
     await card.getByTestId('attribute-save').click();
     await card.getByTestId('attribute-row-interval').waitFor();
+    // Issuing the token revoked the device's earlier sessions: the one opened with the new token stays.
+    expect(device.connected).toBe(true);
     await expect.poll(() => pushed).toContainEqual({ interval: 30 });
     await snap(page, 'device-attributes');
 

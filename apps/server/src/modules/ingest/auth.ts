@@ -115,8 +115,12 @@ export type TBrokerHooks = Required<Pick<AedesOptions, 'authenticate' | 'authori
   dropRevokedLive(clients: Iterable<Client>, accountId: number): Promise<number>;
   /** True when `client` logged in as a device (what ingest's read gate holds back; browsers hand ingest nothing). */
   isDevice(client: Client): boolean;
-  /** Closes every connection among `clients` logged in as device `tangramId` (its credentials were revoked). */
-  dropDevice(clients: Iterable<Client>, tangramId: string): number;
+  /**
+   * Closes every connection among `clients` logged in as device `tangramId` (its credentials were revoked) whose login
+   * began before `loginsBeforeMs` (`performance.now()` time; default: every one). A login begun later read the
+   * credentials after the change, and stays. Answers how many it closed.
+   */
+  dropDevice(clients: Iterable<Client>, tangramId: string, loginsBeforeMs?: number): number;
   /** The connections among `clients` logged in with device `tangramId`'s access token. */
   tokenClients(clients: Iterable<Client>, tangramId: string): Client[];
 };
@@ -124,6 +128,8 @@ export type TBrokerHooks = Required<Pick<AedesOptions, 'authenticate' | 'authori
 /** Builds authenticate / authorizePublish / authorizeSubscribe for Aedes. */
 export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
   const identities = new WeakMap<Client, TConnIdentity>();
+  /** When each connection's login began (`performance.now()`, ms): what a revocation compares with its own time. */
+  const loginsBeganMs = new WeakMap<Client, number>();
   const unavailableLog = new ThrottledLog(deps.log);
   const clientIdLog = new ThrottledLog(deps.log);
 
@@ -173,11 +179,12 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
       return out;
     },
 
-    dropDevice(clients, tangramId) {
+    dropDevice(clients, tangramId, loginsBeforeMs = Number.POSITIVE_INFINITY) {
       let closed = 0;
       for (const client of clients) {
         const identity = identities.get(client);
         if (identity?.kind !== 'device' || identity.device.tangramId !== tangramId) continue;
+        if ((loginsBeganMs.get(client) ?? 0) >= loginsBeforeMs) continue;
         client.close();
         closed += 1;
       }
@@ -203,6 +210,7 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
     },
 
     authenticate(client, username, password, done) {
+      const beganMs = performance.now();
       identifyClient(client, username, password).then(
         (identity) => {
           if (!identity) return done(refused(), false);
@@ -218,6 +226,7 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
           // Token logins' ids are kept apart per device (thingsboard-acl.ts); Aedes registers the id after this hook.
           if (identity.kind === 'device' && identity.via === 'token') client.id = thingsboardClientId(identity.device.tangramId, client.id);
           identities.set(client, identity);
+          loginsBeganMs.set(client, beganMs);
           done(null, true);
         },
         (err: unknown) => {

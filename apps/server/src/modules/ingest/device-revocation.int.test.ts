@@ -1,11 +1,16 @@
 /**
  * Revoking a device's sessions on the embedded broker (device-revocation.ts): its open connection closes at once,
  * its old secret is refused at the next login although the directory had it cached, and a second replica on the
- * same database (PostgreSQL) closes its connection of the device too, through NOTIFY.
+ * same database (PostgreSQL) closes its connection of the device too, through NOTIFY. When the revoking replica's own
+ * notification comes back, it closes only the logins begun before the revocation, so a device that logs in with its
+ * new credentials at once stays connected.
  */
+import { sql } from 'drizzle-orm';
+import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject, type TBuiltProject } from '../../../test/device-factory.js';
 import { openScratchPostgres, startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
+import { DEVICE_REVOKED_CHANNEL, OWN_NOTIFICATION_WAIT_MS, OwnRevocations, startDeviceRevocation } from './device-revocation.js';
 import { connectMqtt, loginCode, replaceDeviceSecret, waitUntil } from './ingest-test-kit.js';
 
 describe(`device revocation on the embedded broker (${TEST_DB_KIND})`, () => {
@@ -33,6 +38,37 @@ describe(`device revocation on the embedded broker (${TEST_DB_KIND})`, () => {
     dev.end(true);
   });
 
+  it("when its own notification comes back, closes only the logins begun before it revoked; another replica's, all begun before it came", async () => {
+    const calls: { tangramId: string; loginsBeforeMs: number }[] = [];
+    const revocation = startDeviceRevocation({
+      database: server.ctx.database,
+      db: server.ctx.db,
+      log: pino({ level: 'silent' }),
+      revokeLocally: (tangramId, loginsBeforeMs) => calls.push({ tangramId, loginsBeforeMs }),
+      forgetAll: () => undefined,
+    });
+    try {
+      // Listening once a notice of its own comes back (a replica not yet listening misses notes).
+      await waitUntil(async () => {
+        await server.ctx.db.execute(sql`select pg_notify(${DEVICE_REVOKED_CHANNEL}, 'PROBE')`);
+        await new Promise((r) => setTimeout(r, 50));
+        return calls.some((c) => c.tangramId === 'PROBE');
+      }, 5_000);
+      const own = () => calls.filter((c) => c.tangramId === 'T-OWN');
+      await revocation.revoke('T-OWN');
+      // Acted at once, then again when its notification came back (on PGlite, before revoke resolved).
+      await waitUntil(() => own().length === 2, 5_000);
+      // The echo closes what began before the revocation acted, not what began since.
+      expect(own()[1]).toEqual(own()[0]);
+      const before = performance.now();
+      await server.ctx.db.execute(sql`select pg_notify(${DEVICE_REVOKED_CHANNEL}, 'T-OWN')`);
+      await waitUntil(() => own().length === 3, 5_000);
+      expect(own()[2]?.loginsBeforeMs).toBeGreaterThan(before);
+    } finally {
+      await revocation.close();
+    }
+  });
+
   it.skipIf(TEST_DB_KIND !== 'postgres')('reaches the device on another replica through NOTIFY', async () => {
     const database = await openScratchPostgres(process.env.DATABASE_URL ?? '', 4, 'tessera_revoke');
     const a = await startTestServer({}, database);
@@ -52,5 +88,25 @@ describe(`device revocation on the embedded broker (${TEST_DB_KIND})`, () => {
       await b.stop();
       await database.close();
     }
+  });
+});
+
+describe('OwnRevocations', () => {
+  it('takes its echoes oldest first, and forgets one that did not come back in time', () => {
+    const sent = new OwnRevocations();
+    sent.add('A', 100);
+    sent.add('A', 200);
+    expect(sent.takeEcho('B', 250)).toBeUndefined();
+    expect(sent.takeEcho('A', 250)).toBe(100);
+    expect(sent.takeEcho('A', 260)).toBe(200);
+    expect(sent.takeEcho('A', 270)).toBeUndefined();
+    sent.add('A', 300);
+    expect(sent.takeEcho('A', 300 + OWN_NOTIFICATION_WAIT_MS + 1)).toBeUndefined();
+    sent.add('A', 400);
+    sent.forget('A', 400);
+    expect(sent.takeEcho('A', 410)).toBeUndefined();
+    sent.add('A', 500);
+    sent.clear();
+    expect(sent.takeEcho('A', 510)).toBeUndefined();
   });
 });

@@ -3,7 +3,10 @@
  * gone), every replica forgets its cached credentials and closes its connections, so the old secret stops working at
  * once. The replica that made the change sends `pg_notify('tessera_device_revoked', tangramId)` after its commit;
  * every replica (itself included) LISTENs and acts locally: forget the directory entry, close the embedded broker's
- * connections of that device. With the queue engine the devices are RabbitMQ's connections: the replica that made the
+ * connections of that device whose login began before it acted. The replica that made the change acts at once, and its
+ * own notification, when it comes back, closes only the logins begun before that: a device that logs in with its new
+ * credentials the moment they are issued is not dropped by the echo (the notification may come back a second later
+ * on a loaded machine). Another replica closes every login begun before the notification reached it. With the queue engine the devices are RabbitMQ's connections: the replica that made the
  * change closes them through the management API (RABBITMQ_MANAGEMENT_URL) — which lists a connection only after its first
  * statistics event, so a connection opened a moment before is closed by a later pass, within seconds — and RabbitMQ
  * asks the auth backend, which reads the database without a cache, at the device's next login.
@@ -23,14 +26,22 @@ const MANAGEMENT_TIMEOUT_MS = 5_000;
  * before the revocation, in milliseconds after the first.
  */
 const MANAGEMENT_LATER_PASSES_MS = [500, 1_000, 1_500, 2_000, 3_000, 4_500, 6_000, 9_000, 13_000, 20_000];
+/**
+ * How long a revocation this replica sent waits for its own notification, in milliseconds: past it, a notification
+ * of the same device is taken for another replica's (every login begun before it is closed).
+ */
+export const OWN_NOTIFICATION_WAIT_MS = 30_000;
 
 /** What revocation acts on. */
 export interface TDeviceRevocationDeps {
   database: Database;
   db: Db;
   log: Logger;
-  /** This replica's own effect: forget cached credentials, close local connections of `tangramId`. */
-  revokeLocally(tangramId: string): void;
+  /**
+   * This replica's own effect: forget cached credentials, close the local connections of `tangramId` whose login
+   * began before `loginsBeforeMs` (`performance.now()` time).
+   */
+  revokeLocally(tangramId: string, loginsBeforeMs: number): void;
   /** The listener was (re)started: notifications may have been missed, so forget every cached credential. */
   forgetAll(): void;
   /** The queue engine's management API (with credentials in its userinfo), when devices connect to RabbitMQ. */
@@ -50,16 +61,25 @@ export interface TDeviceRevocation {
 
 /** Starts listening for revocations (in the background) and answers the revoker. */
 export function startDeviceRevocation(deps: TDeviceRevocationDeps): TDeviceRevocation {
+  const sent = new OwnRevocations();
   const listener: TDatabaseListener = startDatabaseListener({
     database: deps.database,
     channel: DEVICE_REVOKED_CHANNEL,
     log: deps.log,
-    onNotify: (tangramId) => deps.revokeLocally(tangramId),
-    onListening: () => deps.forgetAll(),
+    onNotify: (tangramId) => {
+      const now = performance.now();
+      deps.revokeLocally(tangramId, sent.takeEcho(tangramId, now) ?? now);
+    },
+    onListening: () => {
+      // Notifications sent while nobody listened never come back.
+      sent.clear();
+      deps.forgetAll();
+    },
   });
   return {
     async revoke(tangramId) {
-      deps.revokeLocally(tangramId);
+      const actedMs = performance.now();
+      deps.revokeLocally(tangramId, actedMs);
       const managementUrl = deps.managementUrl;
       if (managementUrl) {
         const pass = () =>
@@ -69,10 +89,57 @@ export function startDeviceRevocation(deps: TDeviceRevocationDeps): TDeviceRevoc
         await pass();
         for (const delayMs of MANAGEMENT_LATER_PASSES_MS) setTimeout(() => void pass(), delayMs).unref();
       }
-      await deps.db.execute(sql`select pg_notify(${DEVICE_REVOKED_CHANNEL}, ${tangramId})`);
+      sent.add(tangramId, actedMs);
+      await deps.db.execute(sql`select pg_notify(${DEVICE_REVOKED_CHANNEL}, ${tangramId})`).catch((err: unknown) => {
+        sent.forget(tangramId, actedMs);
+        throw err;
+      });
     },
     close: () => listener.close(),
   };
+}
+
+/**
+ * The revocations this replica notified whose notification has not come back yet: when each acted
+ * (`performance.now()`, ms), oldest first, per Tangram ID.
+ */
+export class OwnRevocations {
+  private readonly pending = new Map<string, number[]>();
+
+  /** Records that this replica acted on `tangramId` at `actedMs` and is notifying the others. */
+  add(tangramId: string, actedMs: number): void {
+    const times = this.pending.get(tangramId);
+    if (times) times.push(actedMs);
+    else this.pending.set(tangramId, [actedMs]);
+  }
+
+  /** Removes the record of `add(tangramId, actedMs)` (its notification was not sent). */
+  forget(tangramId: string, actedMs: number): void {
+    const times = this.pending.get(tangramId);
+    const at = times?.indexOf(actedMs) ?? -1;
+    if (!times || at < 0) return;
+    times.splice(at, 1);
+    if (times.length === 0) this.pending.delete(tangramId);
+  }
+
+  /**
+   * A notification of `tangramId` came at `nowMs`: when it is the echo of this replica's oldest revocation still
+   * waiting (sent less than OWN_NOTIFICATION_WAIT_MS ago), answers that revocation's time and forgets it; otherwise
+   * undefined (another replica's).
+   */
+  takeEcho(tangramId: string, nowMs: number): number | undefined {
+    const times = this.pending.get(tangramId);
+    if (!times) return undefined;
+    while (times.length > 0 && nowMs - (times[0] as number) > OWN_NOTIFICATION_WAIT_MS) times.shift();
+    const actedMs = times.shift();
+    if (times.length === 0) this.pending.delete(tangramId);
+    return actedMs;
+  }
+
+  /** Forgets every record (the listener restarted: what was notified meanwhile does not come back). */
+  clear(): void {
+    this.pending.clear();
+  }
 }
 
 /** The management API's base and its Basic authorization (fetch refuses credentials inside a URL). */

@@ -185,9 +185,9 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
     db,
     log,
     managementUrl: config.rabbitmqManagementUrl,
-    revokeLocally(tangramId) {
+    revokeLocally(tangramId, loginsBeforeMs) {
       directory.forget(tangramId);
-      const closed = hooks.dropDevice(broker.connectedClients(), tangramId);
+      const closed = hooks.dropDevice(broker.connectedClients(), tangramId, loginsBeforeMs);
       if (closed > 0) log.info({ tangramId, closed }, 'device connections closed after its credentials were revoked');
     },
     forgetAll: () => directory.forgetAll(),
