@@ -30,7 +30,9 @@
  *        server shares on a 2-core machine; `undici`, the same Pool through request(); `node`, Node's http.request
  *        over a keep-alive Agent, the default before 28 Nov 2026), BENCH_LORAWAN_PORT (where the webhook is posted:
  *        `device` (default), the device HTTP port (DEVICE_HTTP_PORT, parsed on its own thread, as an operator pointing
- *        network servers at the platform would run it); `main`, the main HTTP port (the console's thread))
+ *        network servers at the platform would run it); `main`, the main HTTP port (the console's thread)),
+ *        BENCH_MOSQUITTO_NODELAY (1: the bench's Mosquitto sets `set_tcp_nodelay true`, as an operator may on
+ *        ChirpStack's broker; default off, Mosquitto's own default)
  */
 import { fork, type ChildProcess } from 'node:child_process';
 import pg from 'pg';
@@ -131,7 +133,10 @@ const loads = (): string =>
 async function main(): Promise<void> {
   const total = SHAPE.mqttDevices + 1 + SHAPE.gatewayDevices + SHAPE.httpDevices;
   // ChirpStack's MQTT integration broker: Mosquitto 2.0 in its default configuration, password authentication.
-  const broker = await startMosquitto({ users: { tessera: 'bench-tessera', chirpstack: 'bench-chirpstack' } });
+  const broker = await startMosquitto({
+    users: { tessera: 'bench-tessera', chirpstack: 'bench-chirpstack' },
+    extraLines: process.env.BENCH_MOSQUITTO_NODELAY === '1' ? ['set_tcp_nodelay true'] : [],
+  });
   const bench = await startBenchServer({ devices: total, poolSize: POOL, deviceHttpPort: 0 });
   const load = new Load();
   try {
@@ -156,19 +161,31 @@ async function main(): Promise<void> {
     );
     console.log(`load average at the start: ${loads()} (${availableParallelism()} cores)`);
     /**
-     * Runs a phase; for uplinks over MQTT, tells the load every 5 ms how many the server committed since the phase
-     * began (LoRaWAN points accepted into batches less those not committed yet; only one way runs at a time).
+     * Runs a phase; for uplinks over MQTT, tells the load how many the server committed since the phase began
+     * (LoRaWAN points accepted into batches less those not committed yet; only one way runs at a time): after each
+     * committed batch (once the batch's points have left the queue), and every 5 ms besides.
      */
     const runWay = async (way: TWay, cmd: TLoadCommand): Promise<TPhaseReport> => {
       if (way !== 'lorawan-mqtt') return load.run<TPhaseReport>(cmd);
       const committed = () =>
         bench.server.messaging.ingestCounters().pointsByWay.lorawan - bench.server.ctx.bus.ingestBacklog().queuedPoints;
       const base = committed();
-      const relay = setInterval(() => load.send({ kind: 'committed', count: Math.max(0, committed() - base) }), 5);
+      const tell = () => load.send({ kind: 'committed', count: Math.max(0, committed() - base) });
+      let told = true;
+      bench.server.messaging.setBatchObserver(() => {
+        if (!told) return;
+        told = false;
+        setImmediate(() => {
+          told = true;
+          tell();
+        });
+      });
+      const relay = setInterval(tell, 5);
       try {
         return await load.run<TPhaseReport>(cmd);
       } finally {
         clearInterval(relay);
+        bench.server.messaging.setBatchObserver(() => undefined);
       }
     };
     const closed = new Map<TWay, TPhaseReport[]>(ways.map((w) => [w, []]));

@@ -9,5 +9,10 @@ export const ZHealth = z.object({
   ingest: z.enum(['ok', 'stalled']),
   db_kind: z.enum(['pglite', 'postgres']),
   broker_kind: z.enum(['embedded', 'external']),
+  /**
+   * The device HTTP port (DEVICE_HTTP_PORT), present when it is set: `down` from an unexpected end of its thread until
+   * the thread is started again (within seconds). It does not make `status` degraded: the console and MQTT still serve.
+   */
+  device_http: z.enum(['ok', 'down']).optional(),
 });
 export type THealth = z.infer<typeof ZHealth>;

@@ -1,6 +1,7 @@
 /**
  * The device HTTP port (DEVICE_HTTP_PORT, app/device-http.ts) as an operator meets it: what it serves and what it does
- * not, a port already taken, and the stop — a request answered before the listener goes, none accepted after. Every
+ * not, a port already taken, a thread that ends unexpectedly (started again on the same port, health and metrics
+ * saying so meanwhile), and the stop — a request answered before the listener goes, none accepted after. Every
  * webhook case on this port is in modules/lorawan/lorawan-webhook.int.test.ts.
  */
 import { createServer, type Server } from 'node:net';
@@ -10,7 +11,8 @@ import { buildDeviceProject } from '../../test/device-factory.js';
 import { buildLorawanWebhook, buildVendor } from '../../test/factories.js';
 import { openTestDatabase, startTestServer, TEST_DB_KIND, type TTestServer } from '../../test/helpers.js';
 import type { Database } from '../db/client.js';
-import { telemetryCount } from '../modules/ingest/ingest-test-kit.js';
+import { telemetryCount, waitUntil } from '../modules/ingest/ingest-test-kit.js';
+import { sampleValue, scrape } from '../modules/metrics/metrics-test-kit.js';
 import { PortInUseError } from './server.js';
 
 const DEV_EUI = '70B3D57ED0000001';
@@ -94,6 +96,47 @@ describe(`the device HTTP port (${TEST_DB_KIND})`, () => {
       expect((failed as Error).message).toContain('DEVICE_HTTP_PORT');
     } finally {
       taken.close();
+    }
+  });
+
+  it('starts its thread again on the same port when it ends unexpectedly; health and metrics say so meanwhile', async () => {
+    const token = 'metrics-token-device-http';
+    const other = await startTestServer({ deviceHttpPort: 0, metricsToken: token }, database);
+    try {
+      const thread = other.deviceHttp;
+      if (!thread) throw new Error('no device HTTP thread');
+      const url = `http://127.0.0.1:${thread.port}${integration.webhook_path}?event=up`;
+      const send = () =>
+        fetch(url, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [LORAWAN_SECRET_HEADER]: integration.secret, connection: 'close' },
+          body: uplink(30.5),
+        });
+      const health = async () => (await (await fetch(`${other.httpUrl}/healthz`)).json()) as { status: string; device_http?: string };
+      const metric = async (name: string) => sampleValue((await scrape(`${other.httpUrl}/metrics`, token)).text, name);
+      expect((await send()).status).toBe(200);
+      expect(await health()).toMatchObject({ status: 'ok', device_http: 'ok' });
+      expect(await metric('tessera_device_http_up')).toBe(1);
+      expect(await metric('tessera_device_http_restarts_total')).toBe(0);
+
+      await thread.terminateThread();
+      expect(thread.isUp()).toBe(false);
+      // The console and MQTT still serve: the health check says which part is down without failing.
+      expect(await health()).toMatchObject({ status: 'ok', device_http: 'down' });
+      expect(await metric('tessera_device_http_up')).toBe(0);
+      expect(
+        await send().then(
+          (r) => r.status,
+          (err: Error) => err.name,
+        ),
+      ).toBe('TypeError');
+
+      await waitUntil(() => thread.isUp(), 10_000);
+      expect((await send()).status).toBe(200);
+      expect(await health()).toMatchObject({ device_http: 'ok' });
+      expect(await metric('tessera_device_http_restarts_total')).toBe(1);
+    } finally {
+      await other.stop();
     }
   });
 

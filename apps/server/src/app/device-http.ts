@@ -71,16 +71,29 @@ export interface TDeviceHttpHandlers {
   uplink: TUplinkHandler;
 }
 
-/** The running thread: its bound port, and its two steps of the server's stop. */
+/** The running thread: its bound port, its state, and its two steps of the server's stop. */
 export interface TDeviceHttpThread {
   port: number;
+  /** Whether a thread listens on the port now (false from an unexpected exit until the restart listens). */
+  isUp(): boolean;
+  /** How many times the thread was started again after it ended unexpectedly. */
+  restarts(): number;
   /** Closes the listener and idle connections; requests in flight are still answered. */
   stopAccepting(): void;
   /** Waits until the thread's requests are answered (at most `withinMs`), then ends the thread. */
   close(withinMs: number): Promise<void>;
-  /** The thread's event loop utilisation since it started (`performance.eventLoopUtilization()`, for benches). */
+  /** The current thread's event loop utilisation since it started (`performance.eventLoopUtilization()`, for benches). */
   eventLoopUtilization(): EventLoopUtilization;
+  /** Ends the thread as a crash would, without stopping the port (tests and diagnostics): it is started again. */
+  terminateThread(): Promise<void>;
 }
+
+/** How long the first restart after an unexpected exit waits, in milliseconds; each failed one waits twice as long. */
+export const DEVICE_HTTP_RESTART_FIRST_MS = 500;
+/** The longest wait between restarts, in milliseconds. */
+export const DEVICE_HTTP_RESTART_MAX_MS = 30_000;
+/** A thread that ran this long before it ended starts the waits again from the first, in milliseconds. */
+const DEVICE_HTTP_STABLE_MS = 60_000;
 
 /**
  * The thread's entry: the TypeScript source under tsx and vitest (the thread loads tsx: a worker started from a test
@@ -99,9 +112,59 @@ function threadEntry(): { url: URL; execArgv: string[] | undefined } {
 
 declare const TESSERA_BUNDLED: boolean | undefined;
 
+/** One thread: its Worker, when it listens (its bound port), and when it is gone. */
+interface TSpawnedThread {
+  worker: Worker;
+  startedAt: number;
+  listening: Promise<number>;
+  exited: Promise<number>;
+  /** Resolves once the thread said it closed, or exited. */
+  closed: Promise<void>;
+}
+
 /**
- * Starts the thread and waits until it listens on `port` (DEVICE_HTTP_PORT; 0: a free port) of `config.host`.
- * @throws when the thread fails before it listens (the port taken: its error's `code` is EADDRINUSE).
+ * Starts a thread on `data.port`; its requests are answered by `handlers` and the answers go back to that thread (a
+ * request of a thread that ended is answered to no one: its connection ended with it).
+ */
+function spawnThread(data: TDeviceHttpThreadData, handlers: TDeviceHttpHandlers, log: Logger): TSpawnedThread {
+  const entry = threadEntry();
+  const worker = new Worker(entry.url, { workerData: data, execArgv: entry.execArgv });
+  const exited = new Promise<number>((resolve) => worker.once('exit', resolve));
+  const closed = new Promise<void>((resolve) => {
+    worker.on('message', (m: TFromDeviceHttpThread) => m.kind === 'closed' && resolve());
+    void exited.then(() => resolve());
+  });
+  const send = batchedPost<TDeviceHttpAnswer>((answers) => worker.postMessage({ kind: 'answers', answers } satisfies TToDeviceHttpThread));
+  const answer = (id: number, request: TUplinkRequestMessage) => {
+    const { bodyLatin1, ...rest } = request;
+    handlers.uplink({ ...rest, body: Buffer.from(bodyLatin1, 'latin1') }).then(
+      (reply) => send({ id, reply }),
+      (err: unknown) => {
+        const error = errorReplyOf(err);
+        if (!error) log.error({ err }, 'device HTTP: unhandled error');
+        send({ id, error: error ?? INTERNAL_ERROR_REPLY });
+      },
+    );
+  };
+  const listening = new Promise<number>((resolve, reject) => {
+    worker.on('message', (m: TFromDeviceHttpThread) => {
+      if (m.kind === 'uplinks') for (const { id, request } of m.requests) answer(id, request);
+      else if (m.kind === 'listening') resolve(m.port);
+    });
+    worker.once('error', reject);
+    void exited.then((code) => reject(new Error(`the device HTTP thread exited (code ${code}) before it listened`)));
+  });
+  // After it listened, an error ends the thread: its exit is what the supervisor acts on.
+  worker.on('error', (err) => log.error({ err }, 'device HTTP: the thread failed'));
+  return { worker, startedAt: Date.now(), listening, exited, closed };
+}
+
+/**
+ * Starts the thread and waits until it listens on `port` (DEVICE_HTTP_PORT; 0: a free port) of `config.host`. A thread
+ * that ends unexpectedly later (an uncaught error, out of memory) is started again on the same port, after
+ * DEVICE_HTTP_RESTART_FIRST_MS, then twice as long after each failed start up to DEVICE_HTTP_RESTART_MAX_MS; each exit
+ * and restart is logged.
+ * @throws when the first thread fails before it listens (the port taken: its error's `code` is EADDRINUSE).
  */
 export async function startDeviceHttpThread(
   config: TConfig,
@@ -118,49 +181,69 @@ export async function startDeviceHttpThread(
     maxConnections: config.httpMaxConnections,
     maxConnectionsPerIp: config.httpMaxConnectionsPerIp,
   };
-  const entry = threadEntry();
-  const worker = new Worker(entry.url, { workerData: data, execArgv: entry.execArgv });
+  let current = spawnThread(data, handlers, log);
+  const boundPort = await current.listening;
   let stopping = false;
-  const closed = new Promise<void>((resolve) => {
-    worker.on('message', (m: TFromDeviceHttpThread) => m.kind === 'closed' && resolve());
-    worker.once('exit', () => resolve());
-  });
-  const send = batchedPost<TDeviceHttpAnswer>((answers) => worker.postMessage({ kind: 'answers', answers } satisfies TToDeviceHttpThread));
-  const answer = (id: number, request: TUplinkRequestMessage) => {
-    const { bodyLatin1, ...rest } = request;
-    handlers.uplink({ ...rest, body: Buffer.from(bodyLatin1, 'latin1') }).then(
-      (reply) => send({ id, reply }),
+  let up = true;
+  let restarts = 0;
+  let waitMs = DEVICE_HTTP_RESTART_FIRST_MS;
+  let restartTimer: NodeJS.Timeout | undefined;
+
+  const restart = () => {
+    restartTimer = undefined;
+    if (stopping) return;
+    const next = spawnThread({ ...data, port: boundPort }, handlers, log);
+    current = next;
+    next.listening.then(
+      () => {
+        restarts += 1;
+        up = !stopping;
+        log.warn({ port: boundPort, restarts }, 'device HTTP: the thread was started again; DEVICE_HTTP_PORT is open');
+        watch(next);
+      },
       (err: unknown) => {
-        const error = errorReplyOf(err);
-        if (!error) log.error({ err }, 'device HTTP: unhandled error');
-        send({ id, error: error ?? INTERNAL_ERROR_REPLY });
+        log.error({ err, retryInMs: waitMs }, 'device HTTP: the thread did not start again');
+        void next.worker.terminate();
+        schedule();
       },
     );
   };
-  const boundPort = await new Promise<number>((resolve, reject) => {
-    worker.on('message', (m: TFromDeviceHttpThread) => {
-      if (m.kind === 'uplinks') for (const { id, request } of m.requests) answer(id, request);
-      else if (m.kind === 'listening') resolve(m.port);
+  const schedule = () => {
+    if (stopping) return;
+    restartTimer = setTimeout(restart, waitMs);
+    waitMs = Math.min(waitMs * 2, DEVICE_HTTP_RESTART_MAX_MS);
+  };
+  const watch = (thread: TSpawnedThread) => {
+    void thread.exited.then((code) => {
+      if (stopping || thread !== current) return;
+      up = false;
+      if (Date.now() - thread.startedAt >= DEVICE_HTTP_STABLE_MS) waitMs = DEVICE_HTTP_RESTART_FIRST_MS;
+      log.error({ code, retryInMs: waitMs }, 'device HTTP: the thread exited; DEVICE_HTTP_PORT is closed until it starts again');
+      schedule();
     });
-    worker.once('error', reject);
-    worker.once('exit', (code) => reject(new Error(`the device HTTP thread exited (code ${code}) before it listened`)));
-  });
-  worker.on('error', (err) => log.error({ err }, 'device HTTP: the thread failed; DEVICE_HTTP_PORT is closed'));
-  worker.once('exit', (code) => {
-    if (!stopping) log.error({ code }, 'device HTTP: the thread exited; DEVICE_HTTP_PORT is closed');
-  });
+  };
+  watch(current);
+
   return {
     port: boundPort,
+    isUp: () => up,
+    restarts: () => restarts,
     stopAccepting() {
       stopping = true;
-      worker.postMessage({ kind: 'stop-accepting' } satisfies TToDeviceHttpThread);
+      clearTimeout(restartTimer);
+      current.worker.postMessage({ kind: 'stop-accepting' } satisfies TToDeviceHttpThread);
     },
-    eventLoopUtilization: () => worker.performance.eventLoopUtilization(),
+    eventLoopUtilization: () => current.worker.performance.eventLoopUtilization(),
+    async terminateThread() {
+      await current.worker.terminate();
+    },
     async close(withinMs) {
       stopping = true;
-      worker.postMessage({ kind: 'stop-accepting' } satisfies TToDeviceHttpThread);
-      await settlesWithin(closed, withinMs);
-      await worker.terminate();
+      up = false;
+      clearTimeout(restartTimer);
+      current.worker.postMessage({ kind: 'stop-accepting' } satisfies TToDeviceHttpThread);
+      await settlesWithin(current.closed, withinMs);
+      await current.worker.terminate();
     },
   };
 }

@@ -9,6 +9,7 @@ import type { FlowEngine } from '../modules/evaluation/flows/flow-engine.js';
 import type { TMessaging } from '../modules/ingest/messaging.js';
 import { createServerMetrics, type TServerMetrics } from '../modules/metrics/registry.js';
 import type { TPoolReading } from '../modules/metrics/sources.js';
+import type { TDeviceHttpThread } from './device-http.js';
 
 /** Creates the server's metrics over its parts and attaches the ingest batch observer. */
 export function createMetricsStage(parts: {
@@ -16,6 +17,8 @@ export function createMetricsStage(parts: {
   rules: RuleEngine;
   flows: FlowEngine;
   database: Database;
+  /** The device HTTP port's thread once it started (read at scrape time). */
+  deviceHttp: () => Pick<TDeviceHttpThread, 'isUp' | 'restarts'> | undefined;
 }): TServerMetrics {
   const { messaging, rules, flows, database } = parts;
   const metrics = createServerMetrics({
@@ -41,6 +44,10 @@ export function createMetricsStage(parts: {
     brokerRefusals: () => messaging.brokerRefusals(),
     rules: () => rules.counters,
     platformRules: () => flows.counters,
+    deviceHttp() {
+      const thread = parts.deviceHttp();
+      return thread ? { up: thread.isUp(), restarts: thread.restarts() } : null;
+    },
     pools() {
       const readings: TPoolReading[] = [];
       if (database.pool) readings.push(poolReading('main', database.pool));

@@ -57,8 +57,11 @@ export interface TRunningServer {
   mqttTlsPort: number | null;
   /** The bound port of the metrics listener on 127.0.0.1 (METRICS_PORT), or null when `/metrics` is on `httpPort`. */
   metricsPort: number | null;
-  /** The device HTTP thread (DEVICE_HTTP_PORT, app/device-http.ts): its bound port and load; null when not set. */
-  deviceHttp: Pick<TDeviceHttpThread, 'port' | 'eventLoopUtilization'> | null;
+  /**
+   * The device HTTP thread (DEVICE_HTTP_PORT, app/device-http.ts): its bound port, load and state, and (tests) a way to
+   * end it as a crash would; null when not set.
+   */
+  deviceHttp: Pick<TDeviceHttpThread, 'port' | 'eventLoopUtilization' | 'isUp' | 'restarts' | 'terminateThread'> | null;
   /** The rule engine (counters, and `idle()` for tests). */
   rules: RuleEngine;
   /** The platform-rule engine (tests wait on `flows.idle()`). */
@@ -217,9 +220,11 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
       },
     });
     messaging.setModelStateListener(modelStateListener(db, log));
-    // Without a token no one may read the metrics, so none are kept: the hot paths pay nothing (docs/deployment.md).
-    const metrics = config.metricsToken ? createMetricsStage({ messaging, rules, flows: platformRules, database }) : undefined;
     const appCtx: TAppContext = { ...ctx, config: { ...config, webDist: config.webDist ?? DEFAULT_WEB_DIST } };
+    // Without a token no one may read the metrics, so none are kept: the hot paths pay nothing (docs/deployment.md).
+    const metrics = config.metricsToken
+      ? createMetricsStage({ messaging, rules, flows: platformRules, database, deviceHttp: () => deviceHttp })
+      : undefined;
     const built = await buildApp(appCtx, { metrics, metricsRoute: config.metricsPort === undefined });
     app = built;
 
@@ -247,6 +252,7 @@ export async function startServer(config: TConfig, opts: TStartOptions = {}): Pr
       await listenOr(
         async () => {
           deviceHttp = await startDeviceHttpThread(config, port, { uplink: uplinks }, log);
+          appCtx.deviceHttp = deviceHttp;
         },
         'DEVICE_HTTP_PORT',
         port,

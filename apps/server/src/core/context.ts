@@ -212,4 +212,6 @@ export interface TAppContext {
   platformTelemetry: TPlatformTelemetryRuntime;
   /** Files the server keeps (download packages, AI model revisions): config.blobStore's store. */
   blobs: TBlobStore;
+  /** The device HTTP port's thread (app/device-http.ts) once it started; absent without DEVICE_HTTP_PORT. */
+  deviceHttp?: { isUp(): boolean };
 }

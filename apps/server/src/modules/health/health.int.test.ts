@@ -12,6 +12,8 @@ describe(`GET /healthz (${TEST_DB_KIND})`, () => {
     const res = await server.api('GET', '/healthz');
     expect(res.status).toBe(200);
     expect(res.body).toMatchObject({ status: 'ok', db: 'ok', broker: 'ok', db_kind: TEST_DB_KIND });
+    // Without DEVICE_HTTP_PORT there is no device HTTP port to report.
+    expect(res.body).not.toHaveProperty('device_http');
   });
 
   it('answers an unknown API path with a 404 code, not a stack trace', async () => {

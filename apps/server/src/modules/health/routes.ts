@@ -1,6 +1,7 @@
 /**
  * GET /healthz (docs/deployment.md "Health"): `200 {status: "ok", db, broker, ingest}` when all are up, 503 with the
- * part that is down (or `ingest: "stalled"`) otherwise. Answers within a second whatever the database does: the
+ * part that is down (or `ingest: "stalled"`) otherwise; with DEVICE_HTTP_PORT set, `device_http` says whether that port
+ * listens (not part of `status`). Answers within a second whatever the database does: the
  * database's ping has its own deadline (db/client.ts DB_PING_DEADLINE_MS), and a database that does not answer in
  * time counts as down.
  */
@@ -21,6 +22,7 @@ export async function healthRoutes(app: TApp, ctx: TAppContext): Promise<void> {
       ingest: ingestStalled ? ('stalled' as const) : ('ok' as const),
       db_kind: ctx.database.kind,
       broker_kind: ctx.config.mqttUrl ? ('external' as const) : ('embedded' as const),
+      ...(ctx.deviceHttp ? { device_http: ctx.deviceHttp.isUp() ? ('ok' as const) : ('down' as const) } : {}),
     };
     return reply.status(body.status === 'ok' ? 200 : 503).send(body);
   });

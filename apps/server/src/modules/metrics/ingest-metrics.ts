@@ -112,6 +112,24 @@ export function registerIngestMetrics(registry: Registry, sources: TMetricSource
     labelNames: ['reason'],
     read: () => byLabel('reason', sources.brokerRefusals()),
   });
+  collectedGauge({
+    registry,
+    name: 'tessera_device_http_up',
+    help: 'Whether the device HTTP port (DEVICE_HTTP_PORT) listens now: 1, or 0 until its thread starts again.',
+    read: () => {
+      const d = sources.deviceHttp();
+      return d ? [[{}, d.up ? 1 : 0]] : [];
+    },
+  });
+  collectedCounter({
+    registry,
+    name: 'tessera_device_http_restarts_total',
+    help: "Times the device HTTP port's thread was started again after it ended unexpectedly.",
+    read: () => {
+      const d = sources.deviceHttp();
+      return d ? [[{}, d.restarts]] : [];
+    },
+  });
   const batchPoints = new Histogram({
     name: 'tessera_ingest_batch_points',
     help: 'Points and status words per committed ingest batch.',

@@ -45,6 +45,8 @@ export interface TMetricSources {
   rules(): { evaluations: number; fired: number; alertsOpened: number; errors: number };
   /** Platform rules: runs, runs that ended in error, refused over the tenant's limit, skipped at stop. */
   platformRules(): { runs: number; errors: number; refused: number; skipped: number };
+  /** The device HTTP port's thread (app/device-http.ts), or null when DEVICE_HTTP_PORT is not set. */
+  deviceHttp(): { up: boolean; restarts: number } | null;
   /** The PostgreSQL pools (none on PGlite). */
   pools(): TPoolReading[];
   /** The database the outbox and download-job counts are read from. */
