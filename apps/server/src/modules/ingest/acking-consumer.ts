@@ -19,6 +19,7 @@
  * The one ack-after-commit consumer of an external MQTT broker: device ingest in MQTT_URL mode (external-broker.ts)
  * and the ChirpStack MQTT integration (lorawan/mqtt-subscriptions.ts) both run on it.
  */
+import type { Socket } from 'node:net';
 import mqtt, { type IClientOptions, type IPublishPacket, type MqttClient } from 'mqtt';
 import type { Logger } from 'pino';
 
@@ -121,14 +122,17 @@ export function startAckingConsumer(opts: TAckingConsumerOptions): TAckingConsum
   });
   const writer = client as unknown as TPacketWriter;
 
-  /** Acknowledges the settled messages at the head of the order. */
+  /** Acknowledges the settled messages at the head of the order: a batch's PUBACKs leave in one write. */
   const acknowledge = () => {
+    const stream = client.stream as Partial<Pick<Socket, 'cork' | 'uncork'>> | undefined;
+    stream?.cork?.();
     while (held[0]?.settled) {
       const h = held.shift() as THeld;
       if (!h.stored) notStored += 1;
       if (h.stored && h.generation === generation && client.connected)
         writer._sendPacket({ cmd: 'puback', messageId: h.messageId }, () => undefined);
     }
+    stream?.uncork?.();
     if (held.length === 0) for (const resolve of settledWaiters.splice(0)) resolve();
   };
 
@@ -174,6 +178,9 @@ export function startAckingConsumer(opts: TAckingConsumerOptions): TAckingConsum
   };
   client.on('connect', () => {
     delayMs = RECONNECT_MIN_MS;
+    // PUBACKs leave at once (they are written together, above): Nagle's algorithm would hold a PUBACK until the
+    // broker's TCP acknowledgement of the last one, and the broker's window of unacknowledged messages with it.
+    (client.stream as Partial<Pick<Socket, 'setNoDelay'>> | undefined)?.setNoDelay?.(true);
     // The resumed session sends what was not acknowledged again.
     notStored = 0;
     subscribe();
