@@ -136,6 +136,20 @@ export function startAckingConsumer(opts: TAckingConsumerOptions): TAckingConsum
     if (held.length === 0) for (const resolve of settledWaiters.splice(0)) resolve();
   };
 
+  /**
+   * Acknowledges once the uplinks settling now have all settled: a committed batch resolves its messages in one run of
+   * promise callbacks, and the next tick writes their PUBACKs together.
+   */
+  let acknowledging = false;
+  const scheduleAcknowledge = () => {
+    if (acknowledging) return;
+    acknowledging = true;
+    process.nextTick(() => {
+      acknowledging = false;
+      acknowledge();
+    });
+  };
+
   client.handleMessage = (packet: IPublishPacket, callback) => {
     const topic = packet.topic;
     const payload = Buffer.isBuffer(packet.payload) ? packet.payload : Buffer.from(packet.payload);
@@ -158,7 +172,7 @@ export function startAckingConsumer(opts: TAckingConsumerOptions): TAckingConsum
       )
       .finally(() => {
         h.settled = true;
-        acknowledge();
+        scheduleAcknowledge();
       });
     // An error makes MQTT.js send no PUBACK of its own and read the next packet.
     callback(new Error('acknowledged once stored'));
