@@ -20,6 +20,7 @@ import { Aedes } from 'aedes';
 import Fastify from 'fastify';
 import mqtt from 'mqtt';
 import { Pool } from 'undici';
+import { postDispatch } from './http-dispatch.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -80,22 +81,7 @@ async function runLoad(cmd: TLoadCommand): Promise<TLoadReport> {
     };
   } else {
     const pool = new Pool(`http://127.0.0.1:${cmd.port}`, { connections: IN_FLIGHT, pipelining: 1 });
-    send = () =>
-      new Promise((resolve, reject) => {
-        let status = 0;
-        pool.dispatch(
-          { path: '/lorawan/v1/1/chirpstack?event=up', method: 'POST', body: UPLINK, headers: { 'content-type': 'application/json' } },
-          {
-            onRequestStart: () => undefined,
-            onResponseStart: (_controller, statusCode) => {
-              status = statusCode;
-            },
-            onResponseData: () => undefined,
-            onResponseEnd: () => (status === 200 ? resolve() : reject(new Error(`HTTP ${status}`))),
-            onResponseError: (_controller, err) => reject(err),
-          },
-        );
-      });
+    send = () => postDispatch(pool, '/lorawan/v1/1/chirpstack?event=up', UPLINK, {});
     close = () => pool.close();
   }
   const loop = async () => {

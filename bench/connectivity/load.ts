@@ -15,6 +15,7 @@ import { topics } from '@tessera/contracts';
 import mqtt, { type MqttClient } from 'mqtt';
 import { Pool } from 'undici';
 import { percentile } from '../overload/stats.js';
+import { postDispatch } from './http-dispatch.js';
 
 /** The ways a message comes in, in the order the bench runs them. */
 /** The load's HTTP clients (run.ts BENCH_HTTP_CLIENT). */
@@ -161,28 +162,6 @@ async function postUndici(pool: Pool, path: string, body: string, headers: Recor
   const res = await pool.request({ path, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } });
   await res.body.dump();
   if (res.statusCode !== 200) throw new Error(`HTTP ${res.statusCode}`);
-}
-
-/**
- * {@link post} through undici's pool at its lowest level (`dispatch` with a handler: no response object or body stream,
- * the answer's bytes dropped as they come): the same requests on the wire, the least client CPU of the three.
- */
-function postDispatch(pool: Pool, path: string, body: string, headers: Record<string, string>): Promise<void> {
-  return new Promise((resolve, reject) => {
-    let status = 0;
-    pool.dispatch(
-      { path, method: 'POST', body, headers: { 'content-type': 'application/json', ...headers } },
-      {
-        onRequestStart: () => undefined,
-        onResponseStart: (_controller, statusCode) => {
-          status = statusCode;
-        },
-        onResponseData: () => undefined,
-        onResponseEnd: () => (status === 200 ? resolve() : reject(new Error(`HTTP ${status}`))),
-        onResponseError: (_controller, err) => reject(err),
-      },
-    );
-  });
 }
 
 /** Message `seq` of `way`: sends it and resolves on its acknowledgement. */
