@@ -3,13 +3,14 @@
  * gone), every replica forgets its cached credentials and closes its connections, so the old secret stops working at
  * once. The replica that made the change sends `pg_notify('tessera_device_revoked', tangramId)` after its commit;
  * every replica (itself included) LISTENs and acts locally: forget the directory entry, close the embedded broker's
- * connections of that device whose login began before it acted. The replica that made the change acts at once, and its
- * own notification, when it comes back, closes only the logins begun before that: a device that logs in with its new
- * credentials the moment they are issued is not dropped by the echo (the notification may come back a second later
- * on a loaded machine). Another replica closes every login begun before the notification reached it. With the queue engine the devices are RabbitMQ's connections: the replica that made the
- * change closes them through the management API (RABBITMQ_MANAGEMENT_URL) — which lists a connection only after its first
- * statistics event, so a connection opened a moment before is closed by a later pass, within seconds — and RabbitMQ
- * asks the auth backend, which reads the database without a cache, at the device's next login.
+ * connections of that device whose login began before it acted. The replica that made the change acts at once, and
+ * its own notification, when it comes back, closes only the logins begun before that: a device that logs in with its
+ * new credentials the moment they are issued is not dropped by the echo (on PostgreSQL the notification may come
+ * back a second later on a loaded machine). Another replica closes every login begun before the notification reached
+ * it. With the queue engine the devices are RabbitMQ's connections: the replica that made the change closes them
+ * through the management API (RABBITMQ_MANAGEMENT_URL) — which lists a connection only after its first statistics
+ * event, so a connection opened a moment before is closed by a later pass, within seconds — and RabbitMQ asks the
+ * auth backend, which reads the database without a cache, at the device's next login.
  */
 import type { Logger } from 'pino';
 import { sql } from 'drizzle-orm';
