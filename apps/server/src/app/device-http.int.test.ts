@@ -140,6 +140,36 @@ describe(`the device HTTP port (${TEST_DB_KIND})`, () => {
     }
   });
 
+  it('keeps trying when its port is taken after the thread ended, and listens again once it is free', async () => {
+    const other = await startTestServer({ deviceHttpPort: 0 }, database);
+    const squatter: Server = createServer();
+    try {
+      const thread = other.deviceHttp;
+      if (!thread) throw new Error('no device HTTP thread');
+      await thread.terminateThread();
+      // Another process takes the port before the first restart (0.5 s later): that start fails, and the next ones wait.
+      await new Promise<void>((resolve, reject) => {
+        squatter.once('error', reject);
+        squatter.listen(thread.port, '127.0.0.1', resolve);
+      });
+      await new Promise((r) => setTimeout(r, 1_200));
+      expect(thread.isUp()).toBe(false);
+      expect(thread.restarts()).toBe(0);
+      await new Promise<void>((resolve) => squatter.close(() => resolve()));
+      await waitUntil(() => thread.isUp(), 10_000);
+      expect(thread.restarts()).toBe(1);
+      const res = await fetch(`http://127.0.0.1:${thread.port}${integration.webhook_path}?event=up`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', [LORAWAN_SECRET_HEADER]: integration.secret, connection: 'close' },
+        body: uplink(31.5),
+      });
+      expect(res.status).toBe(200);
+    } finally {
+      if (squatter.listening) squatter.close();
+      await other.stop();
+    }
+  });
+
   it('on stop answers what it took, loses none of what it acknowledged, then refuses connections', async () => {
     const before = await telemetryCount(database.db, deviceId);
     const answers = Array.from({ length: 20 }, (_, i) => post(uplink(30 + i, 1 + i)));

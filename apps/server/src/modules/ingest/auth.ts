@@ -117,10 +117,10 @@ export type TBrokerHooks = Required<Pick<AedesOptions, 'authenticate' | 'authori
   isDevice(client: Client): boolean;
   /**
    * Closes every connection among `clients` logged in as device `tangramId` (its credentials were revoked) whose login
-   * began before `loginsBeforeMs` (`performance.now()` time; default: every one). A login begun later read the
-   * credentials after the change, and stays. Answers how many it closed.
+   * began before `loginsBeforeMs` (`performance.now()` time). A login begun later read the credentials after the
+   * change, and stays. Answers how many it closed.
    */
-  dropDevice(clients: Iterable<Client>, tangramId: string, loginsBeforeMs?: number): number;
+  dropDevice(clients: Iterable<Client>, tangramId: string, loginsBeforeMs: number): number;
   /** The connections among `clients` logged in with device `tangramId`'s access token. */
   tokenClients(clients: Iterable<Client>, tangramId: string): Client[];
 };
@@ -179,7 +179,7 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
       return out;
     },
 
-    dropDevice(clients, tangramId, loginsBeforeMs = Number.POSITIVE_INFINITY) {
+    dropDevice(clients, tangramId, loginsBeforeMs) {
       let closed = 0;
       for (const client of clients) {
         const identity = identities.get(client);
