@@ -23,7 +23,8 @@
  *        integration each, on a Mosquitto of the bench's own), BENCH_POOL (20) database connections, BENCH_WAYS (all;
  *        native always), BENCH_PROFILE (ways: a V8 CPU profile of the server's process over that way's closed loop in
  *        the last round, printed as self time per message by package and function and written to
- *        /tmp/bench-connectivity-<way>.cpuprofile), BENCH_STATEMENTS (1: the server's SQL statements per message of
+ *        /tmp/bench-connectivity-<way>.cpuprofile; for the webhook on the device port, the device HTTP thread's too,
+ *        in /tmp/bench-connectivity-device-http-thread.cpuprofile), BENCH_STATEMENTS (1: the server's SQL statements per message of
  *        each way's last closed loop, by their first words), BENCH_HTTP_CLIENT (the load's HTTP client for ThingsBoard
  *        HTTP and the webhook alike: `dispatch` (default), undici's keep-alive Pool through dispatch() with a handler
  *        that drops the answer's bytes — the same requests on the wire for the least of the load's CPU, which the
@@ -41,7 +42,7 @@ import { startMosquitto } from '@tessera/server/testing';
 import { startBenchServer } from '../support/bench-server.js';
 import { fmt, percentile, printTable } from '../overload/stats.js';
 import { cpuMsBetween, cpuMsByComm, machineCpuMs } from '../support/proc-cpu.js';
-import { printSummary, startProfiling } from '../http/profile.js';
+import { printSummary, startProfiling, summariseText } from '../http/profile.js';
 import { HTTP_CLIENTS, type THttpClient, type TLoadCommand, type TLoadReport, type TPhaseReport, type TWay, WAYS } from './load.js';
 import { buildConnectivitySetup, type TConnectivityShape } from './setup.js';
 
@@ -210,6 +211,8 @@ async function main(): Promise<void> {
     for (let round = 1; round <= ROUNDS; round += 1) {
       for (const way of ways) {
         const profiling = round === ROUNDS && PROFILE.has(way) ? await startProfiling() : null;
+        const threadProfiling =
+          profiling && way === 'lorawan' && LORAWAN_PORT === 'device' ? await bench.server.deviceHttp?.startCpuProfile() : undefined;
         takeStatements();
         const self0 = process.cpuUsage();
         const elu0 = performance.eventLoopUtilization();
@@ -230,6 +233,14 @@ async function main(): Promise<void> {
         if (profiling) {
           const summary = await profiling.stop(`/tmp/bench-connectivity-${way}.cpuprofile`);
           printSummary(`profile of the server, ${way} closed loop (warm-up included)`, summary, r.ackedAll);
+          if (threadProfiling) {
+            const file = '/tmp/bench-connectivity-device-http-thread.cpuprofile';
+            printSummary(
+              'profile of the device HTTP thread (warm-up included)',
+              summariseText(await threadProfiling.stop(), file),
+              r.ackedAll,
+            );
+          }
         }
         const cpu = {
           serverUs: ((self.user + self.system) / Math.max(1, r.ackedAll)) as number,

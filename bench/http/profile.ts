@@ -27,6 +27,12 @@ export interface TProfileSummary {
   byFunction: [string, number][];
 }
 
+/** Summarises the `.cpuprofile` JSON text `json` (another thread's profile, e.g. `worker.startCpuProfile()`'s), writing it to `file` too. */
+export function summariseText(json: string, file?: string): TProfileSummary {
+  if (file) writeFileSync(file, json);
+  return summarise(JSON.parse(json) as TProfile);
+}
+
 /** Starts sampling every `intervalUs` µs. */
 export async function startProfiling(intervalUs = 100): Promise<TProfiling> {
   const session = new Session();

@@ -86,6 +86,11 @@ export interface TDeviceHttpThread {
   eventLoopUtilization(): EventLoopUtilization;
   /** Ends the thread as a crash would, without stopping the port (tests and diagnostics): it is started again. */
   terminateThread(): Promise<void>;
+  /**
+   * Starts V8's CPU profiler in the current thread (benches: `worker.startCpuProfile()`); `stop` answers the profile as
+   * a `.cpuprofile` JSON text.
+   */
+  startCpuProfile(): Promise<{ stop(): Promise<string> }>;
 }
 
 /** How long the first restart after an unexpected exit waits, in milliseconds; each failed one waits twice as long. */
@@ -236,6 +241,10 @@ export async function startDeviceHttpThread(
     eventLoopUtilization: () => current.worker.performance.eventLoopUtilization(),
     async terminateThread() {
       await current.worker.terminate();
+    },
+    async startCpuProfile() {
+      const handle = await current.worker.startCpuProfile();
+      return { stop: async () => String(await handle.stop()) };
     },
     async close(withinMs) {
       stopping = true;
