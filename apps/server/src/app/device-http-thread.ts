@@ -12,6 +12,7 @@ import proxyAddr from '@fastify/proxy-addr';
 import Fastify, { type FastifyBaseLogger, LogController } from 'fastify';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import pino from 'pino';
+import { Registry } from 'prom-client';
 import type { TApp } from '../core/app-type.js';
 import { sendErrorReply, sendNoRoute } from '../core/error-reply.js';
 import { AppError } from '../core/errors.js';
@@ -21,6 +22,7 @@ import { serializeLoggedError } from '../core/log-errors.js';
 import { registerSecurityHeaders } from '../core/security-headers.js';
 import type { TUplinkReply, TUplinkRequest } from '../modules/lorawan/receive-uplink.js';
 import { registerLorawanWebhookRoute } from '../modules/lorawan/webhook-route.js';
+import { observeHttpRequests } from '../modules/metrics/http-metrics.js';
 import {
   batchedPost,
   type TDeviceHttpThreadData,
@@ -77,6 +79,9 @@ app.addHook('onSend', (_request, reply, payload, done) => {
   if (closing) reply.header('connection', 'close');
   done(null, payload);
 });
+// The port's request latency, read by the main thread's scrape (app/device-http.ts `metricsText`).
+const metrics = data.observeHttp ? new Registry() : null;
+if (metrics) observeHttpRequests(app, metrics, 'device');
 app.setErrorHandler(sendErrorReply);
 app.setNotFoundHandler(sendNoRoute);
 await app.register(async (scope) => registerLorawanWebhookRoute(scope as TApp, answeredByMain));
@@ -93,6 +98,10 @@ port.on('message', (m: TToDeviceHttpThread) => {
     // Fastify stops listening, answers 503 on open connections, and resolves once requests in flight are answered.
     if (!closing) void app.close().then(() => tell({ kind: 'closed' }));
     closing = true;
+    return;
+  }
+  if (m.kind === 'metrics') {
+    void (metrics?.metrics() ?? Promise.resolve('')).then((text) => tell({ kind: 'metrics', id: m.id, text }));
     return;
   }
   for (const answer of m.answers) {

@@ -12,7 +12,7 @@ import { buildLorawanWebhook, buildVendor } from '../../test/factories.js';
 import { openTestDatabase, startTestServer, TEST_DB_KIND, type TTestServer } from '../../test/helpers.js';
 import type { Database } from '../db/client.js';
 import { telemetryCount, waitUntil } from '../modules/ingest/ingest-test-kit.js';
-import { sampleValue, scrape } from '../modules/metrics/metrics-test-kit.js';
+import { prometheusTools, promtoolCheckMetrics, sampleValue, scrape } from '../modules/metrics/metrics-test-kit.js';
 import { PortInUseError } from './server.js';
 
 const DEV_EUI = '70B3D57ED0000001';
@@ -135,6 +135,59 @@ describe(`the device HTTP port (${TEST_DB_KIND})`, () => {
       expect((await send()).status).toBe(200);
       expect(await health()).toMatchObject({ device_http: 'ok' });
       expect(await metric('tessera_device_http_restarts_total')).toBe(1);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('observes its requests in a latency histogram of its own, which the scrape reads from the thread', async () => {
+    const token = 'metrics-token-device-http-latency';
+    const other = await startTestServer({ deviceHttpPort: 0, metricsToken: token }, database);
+    try {
+      const thread = other.deviceHttp;
+      if (!thread) throw new Error('no device HTTP thread');
+      const base = `http://127.0.0.1:${thread.port}`;
+      const send = (secret: string) =>
+        fetch(`${base}${integration.webhook_path}?event=up`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', [LORAWAN_SECRET_HEADER]: secret },
+          body: uplink(31.5),
+        });
+      expect((await send(integration.secret)).status).toBe(200);
+      expect((await send(integration.secret)).status).toBe(200);
+      expect((await send('not-the-secret')).status).toBe(401);
+      expect((await fetch(`${base}/healthz`)).status).toBe(404);
+
+      const { status, text } = await scrape(`${other.httpUrl}/metrics`, token);
+      expect(status).toBe(200);
+      const route = '/lorawan/v1/:integrationId/:networkServer';
+      const count = (name: string, labels: Record<string, string>) => sampleValue(text, `${name}_count`, labels);
+      expect(count('tessera_device_http_request_duration_seconds', { method: 'POST', route, status: '200' })).toBe(2);
+      expect(count('tessera_device_http_request_duration_seconds', { method: 'POST', route, status: '401' })).toBe(1);
+      expect(count('tessera_device_http_request_duration_seconds', { route: 'unmatched', status: '404' })).toBe(1);
+      // The main port served none of them: the same route there is its own series.
+      expect(count('tessera_http_request_duration_seconds', { route })).toBeUndefined();
+      const tools = prometheusTools();
+      if (tools) expect(await promtoolCheckMetrics(tools.promtool, text)).toMatchObject({ code: 0 });
+
+      // A thread started again begins its histogram from zero (a counter reset to Prometheus); a down one is left out.
+      await thread.terminateThread();
+      const whileDown = (await scrape(`${other.httpUrl}/metrics`, token)).text;
+      expect(sampleValue(whileDown, 'tessera_device_http_up')).toBe(0);
+      expect(whileDown).not.toContain('tessera_device_http_request_duration_seconds');
+      await waitUntil(() => thread.isUp(), 10_000);
+      expect((await send(integration.secret)).status).toBe(200);
+      const after = (await scrape(`${other.httpUrl}/metrics`, token)).text;
+      expect(sampleValue(after, 'tessera_device_http_request_duration_seconds_count', { route, status: '200' })).toBe(1);
+    } finally {
+      await other.stop();
+    }
+  });
+
+  it('keeps no latency histogram without METRICS_TOKEN', async () => {
+    const other = await startTestServer({ deviceHttpPort: 0 }, database);
+    try {
+      expect(await other.deviceHttp?.metricsText(1_000)).toBeNull();
     } finally {
       await other.stop();
     }

@@ -27,6 +27,8 @@ export interface TDeviceHttpThreadData {
   logLevel: string;
   maxConnections: number;
   maxConnectionsPerIp: number;
+  /** Whether the thread keeps `tessera_device_http_request_duration_seconds` (METRICS_TOKEN is set). */
+  observeHttp: boolean;
 }
 
 /**
@@ -40,13 +42,18 @@ export type TUplinkRequestMessage = Omit<TUplinkRequest, 'body'> & { bodyLatin1:
 export type TFromDeviceHttpThread =
   | { kind: 'listening'; port: number }
   | { kind: 'uplinks'; requests: { id: number; request: TUplinkRequestMessage }[] }
+  /** The thread's metrics in the Prometheus text format, answering `{kind: 'metrics', id}`. */
+  | { kind: 'metrics'; id: number; text: string }
   | { kind: 'closed' };
 
 /** A request's answer, or its error's. */
 export type TDeviceHttpAnswer = { id: number; reply: TUplinkReply } | { id: number; error: TErrorReply };
 
-/** What this thread tells the device HTTP thread: answers in batches, or to stop accepting. */
-export type TToDeviceHttpThread = { kind: 'answers'; answers: TDeviceHttpAnswer[] } | { kind: 'stop-accepting' };
+/** What this thread tells the device HTTP thread: answers in batches, to stop accepting, or to send its metrics. */
+export type TToDeviceHttpThread =
+  | { kind: 'answers'; answers: TDeviceHttpAnswer[] }
+  | { kind: 'stop-accepting' }
+  | { kind: 'metrics'; id: number };
 
 /**
  * Items handed to `post` together: those added in one turn of the event loop go in one message, sent once the turn's
@@ -87,6 +94,11 @@ export interface TDeviceHttpThread {
   /** Ends the thread as a crash would, without stopping the port (tests and diagnostics): it is started again. */
   terminateThread(): Promise<void>;
   /**
+   * The thread's metrics in the Prometheus text format (its request latency histogram, which starts again from zero
+   * when the thread does), or null when it keeps none, is down, or does not answer within `withinMs`.
+   */
+  metricsText(withinMs: number): Promise<string | null>;
+  /**
    * Starts V8's CPU profiler in the current thread (benches: `worker.startCpuProfile()`); `stop` answers the profile as
    * a `.cpuprofile` JSON text.
    */
@@ -125,6 +137,8 @@ interface TSpawnedThread {
   exited: Promise<number>;
   /** Resolves once the thread said it closed, or exited. */
   closed: Promise<void>;
+  /** Asks the thread for its metrics text: null when it does not answer within `withinMs` or exits first. */
+  metricsText(withinMs: number): Promise<string | null>;
 }
 
 /**
@@ -151,17 +165,40 @@ function spawnThread(data: TDeviceHttpThreadData, handlers: TDeviceHttpHandlers,
       },
     );
   };
+  const metricsAsked = new Map<number, (text: string | null) => void>();
+  let lastMetricsId = 0;
+  void exited.then(() => {
+    for (const tell of metricsAsked.values()) tell(null);
+    metricsAsked.clear();
+  });
+  const metricsText = (withinMs: number) =>
+    new Promise<string | null>((resolve) => {
+      lastMetricsId += 1;
+      const id = lastMetricsId;
+      const timer = setTimeout(() => {
+        metricsAsked.delete(id);
+        resolve(null);
+      }, withinMs);
+      metricsAsked.set(id, (text) => {
+        clearTimeout(timer);
+        resolve(text);
+      });
+      worker.postMessage({ kind: 'metrics', id } satisfies TToDeviceHttpThread);
+    });
   const listening = new Promise<number>((resolve, reject) => {
     worker.on('message', (m: TFromDeviceHttpThread) => {
       if (m.kind === 'uplinks') for (const { id, request } of m.requests) answer(id, request);
-      else if (m.kind === 'listening') resolve(m.port);
+      else if (m.kind === 'metrics') {
+        metricsAsked.get(m.id)?.(m.text);
+        metricsAsked.delete(m.id);
+      } else if (m.kind === 'listening') resolve(m.port);
     });
     worker.once('error', reject);
     void exited.then((code) => reject(new Error(`the device HTTP thread exited (code ${code}) before it listened`)));
   });
   // After it listened, an error ends the thread: its exit is what the supervisor acts on.
   worker.on('error', (err) => log.error({ err }, 'device HTTP: the thread failed'));
-  return { worker, startedAt: Date.now(), listening, exited, closed };
+  return { worker, startedAt: Date.now(), listening, exited, closed, metricsText };
 }
 
 /**
@@ -185,6 +222,8 @@ export async function startDeviceHttpThread(
     logLevel: config.logLevel,
     maxConnections: config.httpMaxConnections,
     maxConnectionsPerIp: config.httpMaxConnectionsPerIp,
+    // Without a token no one may read the metrics, so none are kept (as on the main port).
+    observeHttp: Boolean(config.metricsToken),
   };
   let current = spawnThread(data, handlers, log);
   const boundPort = await current.listening;
@@ -242,6 +281,7 @@ export async function startDeviceHttpThread(
     async terminateThread() {
       await current.worker.terminate();
     },
+    metricsText: (withinMs) => (up && data.observeHttp ? current.metricsText(withinMs) : Promise.resolve(null)),
     async startCpuProfile() {
       const handle = await current.worker.startCpuProfile();
       return { stop: async () => String(await handle.stop()) };

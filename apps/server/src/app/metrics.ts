@@ -11,6 +11,12 @@ import { createServerMetrics, type TServerMetrics } from '../modules/metrics/reg
 import type { TPoolReading } from '../modules/metrics/sources.js';
 import type { TDeviceHttpThread } from './device-http.js';
 
+/**
+ * How long a scrape waits for the device HTTP thread's metrics, in milliseconds; a busy or restarting thread's are
+ * left out of that scrape rather than holding it (Prometheus' default scrape timeout is 10 s).
+ */
+export const DEVICE_HTTP_METRICS_WAIT_MS = 1_000;
+
 /** Creates the server's metrics over its parts and attaches the ingest batch observer. */
 export function createMetricsStage(parts: {
   messaging: TMessaging;
@@ -18,7 +24,7 @@ export function createMetricsStage(parts: {
   flows: FlowEngine;
   database: Database;
   /** The device HTTP port's thread once it started (read at scrape time). */
-  deviceHttp: () => Pick<TDeviceHttpThread, 'isUp' | 'restarts'> | undefined;
+  deviceHttp: () => Pick<TDeviceHttpThread, 'isUp' | 'restarts' | 'metricsText'> | undefined;
 }): TServerMetrics {
   const { messaging, rules, flows, database } = parts;
   const metrics = createServerMetrics({
@@ -48,6 +54,7 @@ export function createMetricsStage(parts: {
       const thread = parts.deviceHttp();
       return thread ? { up: thread.isUp(), restarts: thread.restarts() } : null;
     },
+    deviceHttpMetricsText: () => parts.deviceHttp()?.metricsText(DEVICE_HTTP_METRICS_WAIT_MS) ?? Promise.resolve(null),
     pools() {
       const readings: TPoolReading[] = [];
       if (database.pool) readings.push(poolReading('main', database.pool));

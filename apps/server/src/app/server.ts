@@ -61,7 +61,10 @@ export interface TRunningServer {
    * The device HTTP thread (DEVICE_HTTP_PORT, app/device-http.ts): its bound port, load and state, and (tests) a way to
    * end it as a crash would; null when not set.
    */
-  deviceHttp: Pick<TDeviceHttpThread, 'port' | 'eventLoopUtilization' | 'isUp' | 'restarts' | 'terminateThread' | 'startCpuProfile'> | null;
+  deviceHttp: Pick<
+    TDeviceHttpThread,
+    'port' | 'eventLoopUtilization' | 'isUp' | 'restarts' | 'terminateThread' | 'startCpuProfile' | 'metricsText'
+  > | null;
   /** The rule engine (counters, and `idle()` for tests). */
   rules: RuleEngine;
   /** The platform-rule engine (tests wait on `flows.idle()`). */

@@ -51,8 +51,8 @@ export function createServerMetrics(sources: TMetricSources): TServerMetrics {
   return {
     contentType: registry.contentType,
     async render() {
-      const [own, proc] = await Promise.all([registry.metrics(), perProcess.metrics()]);
-      return `${own}\n${proc}`;
+      const [own, proc, deviceHttp] = await Promise.all([registry.metrics(), perProcess.metrics(), sources.deviceHttpMetricsText()]);
+      return deviceHttp ? `${own}\n${deviceHttp}\n${proc}` : `${own}\n${proc}`;
     },
     observeBatch,
     observeHttp: (app) => observeHttpRequests(app, registry),

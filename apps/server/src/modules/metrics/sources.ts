@@ -47,6 +47,11 @@ export interface TMetricSources {
   platformRules(): { runs: number; errors: number; refused: number; skipped: number };
   /** The device HTTP port's thread (app/device-http.ts), or null when DEVICE_HTTP_PORT is not set. */
   deviceHttp(): { up: boolean; restarts: number } | null;
+  /**
+   * The device HTTP thread's own metrics (its request latency histogram) in the Prometheus text format, or null when
+   * there is no such thread or it did not answer in time.
+   */
+  deviceHttpMetricsText(): Promise<string | null>;
   /** The PostgreSQL pools (none on PGlite). */
   pools(): TPoolReading[];
   /** The database the outbox and download-job counts are read from. */
