@@ -4,7 +4,7 @@
 # that no dev tool was installed, starts `npm run start:prod` against a fresh PGlite data directory on free ports with
 # the demo, and checks what an operator would: /healthz is ok, the console's index.html and a script it loads are
 # served, a demo account logs in (argon2, the native addon), the device HTTP port's thread (its own bundle) answers a
-# webhook request through the main thread, and SIGTERM stops the server with exit code 0.
+# webhook request through the main thread and counts it in the metrics, and SIGTERM stops the server with exit code 0.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
@@ -33,7 +33,8 @@ http_port=$(free_port)
 mqtt_port=$(free_port)
 device_port=$(free_port)
 base="http://127.0.0.1:$http_port"
-PORT=$http_port MQTT_PORT=$mqtt_port DEVICE_HTTP_PORT=$device_port HOST=127.0.0.1 DATA_DIR="$work/data" DEMO=1 npm run start:prod >"$work/server.log" 2>&1 &
+metrics_token="production-build-check-$$"
+PORT=$http_port MQTT_PORT=$mqtt_port DEVICE_HTTP_PORT=$device_port METRICS_TOKEN=$metrics_token HOST=127.0.0.1 DATA_DIR="$work/data" DEMO=1 npm run start:prod >"$work/server.log" 2>&1 &
 pid=$!
 
 # Up to 180 s: a first start migrates a fresh PGlite database, which takes seconds on a quiet machine and far longer
@@ -60,6 +61,9 @@ login=$(curl -s -o /dev/null -w '%{http_code}' -H 'content-type: application/jso
 webhook=$(curl -s -w ' HTTP %{http_code}' -H 'content-type: application/json' -H 'x-tessera-secret: not-the-secret' \
   -d '{}' "http://127.0.0.1:$device_port/lorawan/v1/1/chirpstack?event=up" || true)
 case "$webhook" in *'"code":"AUTH_WRONG_CREDENTIALS"'*' HTTP 401') ;; *) fail "the device HTTP port answered: $webhook" ;; esac
+metrics=$(curl -sf -H "authorization: Bearer $metrics_token" "$base/metrics") || fail "GET /metrics failed"
+echo "$metrics" | grep -q '^tessera_device_http_request_duration_seconds_count{.*status="401".*} 1$' ||
+  fail "/metrics has no device HTTP latency sample of the refused webhook request"
 
 kill -TERM "$pid"
 code=0
