@@ -4,6 +4,8 @@
  * half-open MQTT connections than the whole pending pool and keeps re-opening them, and more slow HTTP connections
  * (a header line every second) than its share; meanwhile a device from 127.0.0.2 logs in every time, and /healthz
  * and login from 127.0.0.2 answer within a second. The slow-header connections are cut at HTTP_HEADERS_TIMEOUT_MS.
+ * The device HTTP port (its own thread) keeps the same per-address share: a flood of it leaves a network server at
+ * another address, and the main port, answered.
  */
 import { connect } from 'node:net';
 import { paths } from '@tessera/contracts';
@@ -28,6 +30,7 @@ describe(`one address cannot starve the others (${TEST_DB_KIND})`, () => {
       mqttMaxPendingConnects: PENDING_POOL,
       mqttMaxPendingConnectsPerIp: PENDING_PER_ADDRESS,
       httpMaxConnectionsPerIp: HTTP_PER_ADDRESS,
+      deviceHttpPort: 0,
     });
     [device] = (await buildDeviceProject(server.ctx.db, { count: 1 })).devices;
   });
@@ -62,6 +65,27 @@ describe(`one address cannot starve the others (${TEST_DB_KIND})`, () => {
         expect(login.status).toBeGreaterThanOrEqual(400);
         expect(login.status).toBeLessThan(500);
         expect(login.ms).toBeLessThan(1_000);
+      }
+    } finally {
+      flood.stop();
+    }
+  });
+
+  it('the webhook on the device HTTP port and /healthz answer another address within 1 s while one address floods that port', async () => {
+    const devicePort = { host: '127.0.0.1', port: server.deviceHttp?.port as number };
+    const flood = holdSockets(devicePort, HTTP_PER_ADDRESS * 6, { localAddress: ATTACKER, onOpen: dripHeaders(1_000) });
+    try {
+      await new Promise((r) => setTimeout(r, 1_000));
+      // The thread closes what is over the address's share as it comes; the flood opens them again.
+      expect(flood.closedByServer).toBeGreaterThanOrEqual(HTTP_PER_ADDRESS * 5);
+      for (let i = 0; i < 5; i++) {
+        // No such integration: the thread reads the request, the main thread refuses it.
+        const uplink = await timedRequest(devicePort, OTHER, 'POST', '/lorawan/v1/1/chirpstack?event=up', { deviceInfo: {} });
+        expect(uplink.status).toBe(401);
+        expect(uplink.ms).toBeLessThan(1_000);
+        const health = await timedRequest({ host: '127.0.0.1', port: server.httpPort }, OTHER, 'GET', '/healthz');
+        expect(health.status).toBe(200);
+        expect(health.ms).toBeLessThan(1_000);
       }
     } finally {
       flood.stop();
