@@ -34,7 +34,8 @@ import type { TDeviceReports } from './device-reports.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import type { IngestPipeline, TIngestWay } from './pipeline.js';
 import { ThrottledLog } from '../../core/throttled-log.js';
-import { certificateDevice } from './cert-login.js';
+import { certificateDevice, verifiedCertificateFingerprint } from './cert-login.js';
+import type { TDeviceSession } from './session-recheck.js';
 import {
   classifyThingsboardTopic,
   isThingsboardClientId,
@@ -51,10 +52,14 @@ import type { ThingsboardUplink } from './thingsboard-uplink.js';
 export const BROWSER_USERNAME = 'jwt';
 
 /**
- * Who is behind one MQTT connection. A device logged in with its Tangram ID and secret uses the native topics; one
- * logged in with its access token (`via: 'token'`) ThingsBoard's `v1/devices/me/…` topics only.
+ * Who is behind one MQTT connection. A device logged in with its Tangram ID and secret, or its certificate, uses the
+ * native topics; one logged in with its access token (`via: 'token'`) ThingsBoard's `v1/devices/me/…` topics only. A
+ * device's identity keeps the credential it presented (the token's SHA-256, the certificate's fingerprint), against
+ * which its session is checked again when revocations may have gone unheard (session-recheck.ts).
  */
-export type TConnIdentity = { kind: 'device'; device: TIngestDevice; via?: 'token' } | { kind: 'browser'; principal: TPrincipal };
+export type TConnIdentity =
+  | { kind: 'device'; device: TIngestDevice; via?: 'token'; tokenHash?: string; certificateFingerprint?: string }
+  | { kind: 'browser'; principal: TPrincipal };
 
 /** The embedded broker's listener `client` came through: `/mqtt` (it has the upgrade request), TLS or plain TCP. */
 function wayOf(client: Client): TIngestWay {
@@ -123,6 +128,11 @@ export type TBrokerHooks = Required<Pick<AedesOptions, 'authenticate' | 'authori
   dropDevice(clients: Iterable<Client>, tangramId: string, loginsBeforeMs: number): number;
   /** The connections among `clients` logged in with device `tangramId`'s access token. */
   tokenClients(clients: Iterable<Client>, tangramId: string): Client[];
+  /**
+   * The device sessions among `clients` whose login began before `loginsBeforeMs` (`performance.now()` time), each
+   * with what its login was checked against (session-recheck.ts).
+   */
+  deviceSessions(clients: Iterable<Client>, loginsBeforeMs: number): TDeviceSession[];
 };
 
 /** Builds authenticate / authorizePublish / authorizeSubscribe for Aedes. */
@@ -139,8 +149,9 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
     // A browser (`jwt`) always presents its access token as password; it never takes the device-token path.
     if (username !== BROWSER_USERNAME && (!password || !isTangramId(username))) {
       if (!deps.pipeline) return null;
-      const byToken = await deps.directory.deviceByTokenHash(sha256(username));
-      return byToken ? { kind: 'device', device: byToken, via: 'token' } : null;
+      const tokenHash = sha256(username);
+      const byToken = await deps.directory.deviceByTokenHash(tokenHash);
+      return byToken ? { kind: 'device', device: byToken, via: 'token', tokenHash } : null;
     }
     if (!password) return null;
     if (username === BROWSER_USERNAME) {
@@ -162,7 +173,8 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
   async function identifyClient(client: Client, username: string | undefined, password: Buffer | undefined): Promise<TConnIdentity | null> {
     if (!password?.length && deps.pipeline) {
       const device = await certificateDevice(deps.db, deps.directory, client, username);
-      if (device) return { kind: 'device', device };
+      const certificateFingerprint = verifiedCertificateFingerprint(client) ?? undefined;
+      if (device) return { kind: 'device', device, certificateFingerprint };
     }
     return identify(username, password);
   }
@@ -177,6 +189,24 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
         if (identity?.kind === 'device' && identity.via === 'token' && identity.device.tangramId === tangramId) out.push(client);
       }
       return out;
+    },
+
+    deviceSessions(clients, loginsBeforeMs) {
+      const sessions: TDeviceSession[] = [];
+      for (const client of clients) {
+        const identity = identities.get(client);
+        if (identity?.kind !== 'device' || (loginsBeganMs.get(client) ?? 0) >= loginsBeforeMs) continue;
+        const { device, tokenHash, certificateFingerprint } = identity;
+        sessions.push({
+          client,
+          tangramId: device.tangramId,
+          secretHash: device.secretHash,
+          isGateway: device.isGateway === true,
+          tokenHash,
+          certificateFingerprint,
+        });
+      }
+      return sessions;
     },
 
     dropDevice(clients, tangramId, loginsBeforeMs) {

@@ -3,12 +3,16 @@
  * its old secret is refused at the next login although the directory had it cached, and a second replica on the
  * same database (PostgreSQL) closes its connection of the device too, through NOTIFY. When the revoking replica's own
  * notification comes back, it closes only the logins begun before the revocation, so a device that logs in with its
- * new credentials at once stays connected.
+ * new credentials at once stays connected. A replica whose listening connection was cut while a device's secret
+ * changed without it hearing so closes that device's session once it listens again, and keeps the others.
  */
 import { sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject, type TBuiltProject } from '../../../test/device-factory.js';
+import { LISTEN_DEADLINE_MS, listenerApplicationName } from '../../core/database-listener.js';
+import { startPgProxy } from '../../../test/pg-proxy.js';
+import { rowsOf } from '../../db/client.js';
 import { openScratchPostgres, startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { DEVICE_REVOKED_CHANNEL, OWN_NOTIFICATION_WAIT_MS, OwnRevocations, startDeviceRevocation } from './device-revocation.js';
 import { connectMqtt, loginCode, replaceDeviceSecret, waitUntil } from './ingest-test-kit.js';
@@ -46,6 +50,7 @@ describe(`device revocation on the embedded broker (${TEST_DB_KIND})`, () => {
       log: pino({ level: 'silent' }),
       revokeLocally: (tangramId, loginsBeforeMs) => calls.push({ tangramId, loginsBeforeMs }),
       forgetAll: () => undefined,
+      recheckSessions: async () => undefined,
     });
     try {
       // Listening once a notice of its own comes back (a replica not yet listening misses notes).
@@ -68,6 +73,105 @@ describe(`device revocation on the embedded broker (${TEST_DB_KIND})`, () => {
       await revocation.close();
     }
   });
+
+  it('checks the sessions when it listens, and again after a check the database failed', async () => {
+    const checks: number[] = [];
+    const revocation = startDeviceRevocation({
+      database: server.ctx.database,
+      db: server.ctx.db,
+      log: pino({ level: 'silent' }),
+      revokeLocally: () => undefined,
+      forgetAll: () => undefined,
+      recheckSessions: async (loginsBeforeMs) => {
+        checks.push(loginsBeforeMs);
+        if (checks.length === 1) throw new Error('connection terminated');
+      },
+      sessionRecheckRetryMs: 50,
+    });
+    try {
+      await waitUntil(() => checks.length === 2, 5_000);
+      // The retry checks the same sessions: those begun before the listener was in place.
+      expect(checks[1]).toBe(checks[0]);
+      // A check that succeeded is not repeated.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(checks).toHaveLength(2);
+    } finally {
+      await revocation.close();
+    }
+  });
+
+  it.skipIf(TEST_DB_KIND !== 'postgres')(
+    'checks its sessions again after its listening connection was cut: one whose secret changed unheard is closed',
+    async () => {
+      const [changed, kept] = (await buildDeviceProject(server.ctx.db, { count: 2 })).devices;
+      const changedDev = await connectMqtt(server.mqttUrl, changed.tangramId, changed.secret);
+      const keptDev = await connectMqtt(server.mqttUrl, kept.tangramId, kept.secret);
+      let keptClosed = false;
+      keptDev.once('close', () => {
+        keptClosed = true;
+      });
+      const closed = new Promise<void>((resolve) => changedDev.once('close', () => resolve()));
+      try {
+        // The secret changes with no notification at all, as when one is sent while this replica is not listening.
+        await replaceDeviceSecret(server.ctx.db, changed.id);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(changedDev.connected).toBe(true);
+        const cut = rowsOf<{ ok: boolean }>(
+          await server.ctx.db.execute(
+            sql`select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = ${listenerApplicationName(DEVICE_REVOKED_CHANNEL)}`,
+          ),
+        );
+        expect(cut.length).toBeGreaterThan(0);
+        await closed;
+        await new Promise((r) => setTimeout(r, 300));
+        expect(keptClosed).toBe(false);
+        expect(await loginCode(server.mqttUrl, changed.tangramId, changed.secret)).toBe(5);
+      } finally {
+        changedDev.end(true);
+        keptDev.end(true);
+      }
+    },
+    20_000,
+  );
+
+  it.skipIf(TEST_DB_KIND !== 'postgres')(
+    'finds a listening connection that died without closing (a partition), listens again and checks the sessions',
+    async () => {
+      const admin = new URL(process.env.DATABASE_URL ?? '');
+      const proxy = await startPgProxy({ host: admin.hostname, port: Number(admin.port || 5432) });
+      const database = await openScratchPostgres(process.env.DATABASE_URL ?? '', 2, 'tessera_revoke_probe', {
+        via: (url) => proxy.urlFor(url),
+        timeouts: { connectMs: 1_000 },
+      });
+      const checks: number[] = [];
+      const revocation = startDeviceRevocation({
+        database,
+        db: database.db,
+        log: pino({ level: 'silent' }),
+        revokeLocally: () => undefined,
+        forgetAll: () => undefined,
+        recheckSessions: async (loginsBeforeMs) => {
+          checks.push(loginsBeforeMs);
+        },
+        listenerProbeMs: 500,
+      });
+      try {
+        await waitUntil(() => checks.length === 1, 5_000);
+        // Every connection open now stops forwarding for good, and nothing closes: the listener hears nothing.
+        proxy.freeze();
+        proxy.strandFrozen();
+        const strandedAt = performance.now();
+        // The probe's `select 1` is not answered within LISTEN_DEADLINE_MS: the connection is dropped and reopened.
+        await waitUntil(() => checks.length === 2, LISTEN_DEADLINE_MS + 5_000);
+        expect(checks[1]).toBeGreaterThan(strandedAt);
+      } finally {
+        await revocation.close();
+        await database.close();
+        await proxy.close();
+      }
+    },
+    30_000,
+  );
 
   it.skipIf(TEST_DB_KIND !== 'postgres')('reaches the device on another replica through NOTIFY', async () => {
     const database = await openScratchPostgres(process.env.DATABASE_URL ?? '', 4, 'tessera_revoke');

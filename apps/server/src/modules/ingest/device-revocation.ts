@@ -11,6 +11,10 @@
  * through the management API (RABBITMQ_MANAGEMENT_URL) — which lists a connection only after its first statistics
  * event, so a connection opened a moment before is closed by a later pass, within seconds — and RabbitMQ asks the
  * auth backend, which reads the database without a cache, at the device's next login.
+ *
+ * Notifications sent while a replica's listening connection was lost never reach it. So after every LISTEN the
+ * replica forgets its cached credentials and checks its sessions begun before against the database
+ * (session-recheck.ts), closing those whose credentials changed meanwhile; a check the database fails is tried again.
  */
 import type { Logger } from 'pino';
 import { sql } from 'drizzle-orm';
@@ -32,6 +36,15 @@ const MANAGEMENT_LATER_PASSES_MS = [500, 1_000, 1_500, 2_000, 3_000, 4_500, 6_00
  * of the same device is taken for another replica's (every login begun before it is closed).
  */
 export const OWN_NOTIFICATION_WAIT_MS = 30_000;
+/** How long a failed check of the sessions waits before it is tried again, in milliseconds, and how often it is. */
+export const SESSION_RECHECK_RETRY_MS = 5_000;
+const SESSION_RECHECK_ATTEMPTS = 12;
+/**
+ * How often the listening connection is probed, in milliseconds (`select 1` within LISTEN_DEADLINE_MS): a connection
+ * that died without closing (a partition) hears nothing and says nothing, so it is found this way, reopened, and the
+ * sessions checked again.
+ */
+export const REVOCATION_LISTENER_PROBE_MS = 30_000;
 
 /** What revocation acts on. */
 export interface TDeviceRevocationDeps {
@@ -45,6 +58,16 @@ export interface TDeviceRevocationDeps {
   revokeLocally(tangramId: string, loginsBeforeMs: number): void;
   /** The listener was (re)started: notifications may have been missed, so forget every cached credential. */
   forgetAll(): void;
+  /**
+   * The listener was (re)started: closes this replica's device sessions begun before `loginsBeforeMs`
+   * (`performance.now()` time) whose credentials no longer hold (session-recheck.ts).
+   * @throws the database error when they could not be checked (tried again after SESSION_RECHECK_RETRY_MS).
+   */
+  recheckSessions(loginsBeforeMs: number): Promise<void>;
+  /** How long a failed check waits before it is tried again, in milliseconds (default SESSION_RECHECK_RETRY_MS). */
+  sessionRecheckRetryMs?: number;
+  /** How often the listening connection is probed, in milliseconds (default REVOCATION_LISTENER_PROBE_MS). */
+  listenerProbeMs?: number;
   /** The queue engine's management API (with credentials in its userinfo), when devices connect to RabbitMQ. */
   managementUrl?: string;
 }
@@ -63,6 +86,19 @@ export interface TDeviceRevocation {
 /** Starts listening for revocations (in the background) and answers the revoker. */
 export function startDeviceRevocation(deps: TDeviceRevocationDeps): TDeviceRevocation {
   const sent = new OwnRevocations();
+  let closed = false;
+  let retry: NodeJS.Timeout | undefined;
+  /** Checks the sessions begun before `loginsBeforeMs`; a failure is logged and tried again, a newer check replaces it. */
+  const retryMs = deps.sessionRecheckRetryMs ?? SESSION_RECHECK_RETRY_MS;
+  const recheck = (loginsBeforeMs: number, attempt: number) => {
+    clearTimeout(retry);
+    deps.recheckSessions(loginsBeforeMs).catch((err: unknown) => {
+      if (closed) return;
+      const again = attempt < SESSION_RECHECK_ATTEMPTS;
+      deps.log.warn({ err, attempt, retryInMs: again ? retryMs : null }, 'device revocation: sessions not checked again');
+      if (again) retry = setTimeout(() => recheck(loginsBeforeMs, attempt + 1), retryMs);
+    });
+  };
   const listener: TDatabaseListener = startDatabaseListener({
     database: deps.database,
     channel: DEVICE_REVOKED_CHANNEL,
@@ -72,11 +108,15 @@ export function startDeviceRevocation(deps: TDeviceRevocationDeps): TDeviceRevoc
       deps.revokeLocally(tangramId, sent.takeEcho(tangramId, now) ?? now);
     },
     onListening: () => {
-      // Notifications sent while nobody listened never come back.
+      // Notifications sent while nobody listened never come back: logins begun from here on read the credentials
+      // again, and those begun before are checked.
       sent.clear();
       deps.forgetAll();
+      recheck(performance.now(), 1);
     },
   });
+  const probe = setInterval(() => void listener.probe(), deps.listenerProbeMs ?? REVOCATION_LISTENER_PROBE_MS);
+  probe.unref();
   return {
     async revoke(tangramId) {
       const actedMs = performance.now();
@@ -96,7 +136,12 @@ export function startDeviceRevocation(deps: TDeviceRevocationDeps): TDeviceRevoc
         throw err;
       });
     },
-    close: () => listener.close(),
+    close: () => {
+      closed = true;
+      clearTimeout(retry);
+      clearInterval(probe);
+      return listener.close();
+    },
   };
 }
 

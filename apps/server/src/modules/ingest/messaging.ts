@@ -14,6 +14,7 @@ import { ingestTokenTelemetry } from './token-telemetry.js';
 import { MQTT_MAX_PACKET_BYTES, MQTT_MAX_PACKET_BYTES_BEFORE_LOGIN, LIVE_ACCESS_FILTER, ZLiveAccessMessage } from '@tessera/contracts';
 import { BrokerGuard, type TBrokerRefusal } from './broker-guard.js';
 import { startDeviceRevocation } from './device-revocation.js';
+import { staleDeviceSessions } from './session-recheck.js';
 import { createEmbeddedBroker } from './embedded-broker.js';
 import { connectExternalBroker, type TExternalBroker } from './external-broker.js';
 import { IngestPipeline, type TBatchObserver, type TCommittedRows, type TIngestCounters } from './pipeline.js';
@@ -191,6 +192,18 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       if (closed > 0) log.info({ tangramId, closed }, 'device connections closed after its credentials were revoked');
     },
     forgetAll: () => directory.forgetAll(),
+    async recheckSessions(loginsBeforeMs) {
+      const sessions = hooks.deviceSessions(broker.connectedClients(), loginsBeforeMs);
+      if (sessions.length === 0) return;
+      const stale = await staleDeviceSessions(db, sessions);
+      for (const session of stale) session.client.close();
+      if (stale.length > 0) {
+        log.warn(
+          { closed: stale.length, checked: sessions.length },
+          'device connections closed: their credentials changed while revocations could not be heard',
+        );
+      }
+    },
   });
   const keyChanges = startProjectKeyChanges({ database: ctx.database, db, log, directory });
   let boundPort: number | null = null;
