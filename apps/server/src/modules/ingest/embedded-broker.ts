@@ -5,6 +5,7 @@
 import { createServer, type AddressInfo, type Server as NetServer } from 'node:net';
 import type { IncomingMessage, Server as HttpServer } from 'node:http';
 import type { Duplex } from 'node:stream';
+import proxyAddr from '@fastify/proxy-addr';
 import type { Logger } from 'pino';
 import { Aedes, type AedesOptions, type AedesPublishPacket, type Client, type PublishPacket } from 'aedes';
 import { MQTT_CLIENT_ID_MAX, MQTT_CONNECT_TIMEOUT_MS, MQTT_MAX_PACKET_BYTES } from '@tessera/contracts';
@@ -66,14 +67,28 @@ interface TAedesMatcherView {
 const WS_FRAME_MARGIN_BYTES = 16;
 
 /**
+ * The address a `/mqtt` WebSocket upgrade `req` comes from, for the per-address limits: the socket's peer, or — when
+ * that peer is a proxy named by TRUST_PROXY (`isTrustedProxy`) — the client address its `X-Forwarded-For` gives, as
+ * proxy-addr reads it for HTTP requests. Behind nginx every browser's connection would otherwise count as nginx's.
+ */
+export function upgradeAddress(req: IncomingMessage, isTrustedProxy: ((address: string, hop: number) => boolean) | null): string {
+  if (!isTrustedProxy) return req.socket.remoteAddress ?? 'unknown';
+  return proxyAddr(req, isTrustedProxy);
+}
+
+/**
  * Creates the broker with `hooks` (authentication and ACL); `guard` refuses connections and packets over the
- * limits (broker-guard.ts); `readGate` stops every connection's reading while ingest holds too much (read-gate.ts). A client that sends no CONNECT within MQTT_CONNECT_TIMEOUT_MS is closed.
+ * limits (broker-guard.ts); `readGate` stops every connection's reading while ingest holds too much (read-gate.ts). A
+ * client that sends no CONNECT within MQTT_CONNECT_TIMEOUT_MS is closed. `trustProxy` (TRUST_PROXY) names the proxies
+ * whose `X-Forwarded-For` gives a `/mqtt` connection's address ({@link upgradeAddress}).
  */
 export async function createEmbeddedBroker(
   hooks: AedesOptions & Pick<TBrokerHooks, 'isDevice'>,
   guard: BrokerGuard,
   readGate: TReadGate,
+  trustProxy?: string[],
 ): Promise<TEmbeddedBroker> {
+  const isTrustedProxy = trustProxy ? proxyAddr.compile(trustProxy) : null;
   // MQTT 3.1 capped client ids at 23 characters; ours start with the 30-character Tangram ID (client-ids.ts).
   const aedes = await Aedes.createBroker({ ...hooks, connectTimeout: MQTT_CONNECT_TIMEOUT_MS, maxClientsIdLength: MQTT_CLIENT_ID_MAX });
   guard.attach(aedes);
@@ -105,7 +120,7 @@ export async function createEmbeddedBroker(
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       const stream = createWebSocketStream(ws);
-      guard.accept(stream, req.socket.remoteAddress ?? 'unknown', () => handle(stream, req));
+      guard.accept(stream, upgradeAddress(req, isTrustedProxy), () => handle(stream, req));
     });
   };
 

@@ -156,7 +156,7 @@ export async function createMessaging(ctx: Omit<TAppContext, 'bus'>): Promise<TM
       guard.refusals.client_id_rejected += 1;
     },
   });
-  const broker = await createEmbeddedBroker(hooks, guard, pipeline.readGate);
+  const broker = await createEmbeddedBroker(hooks, guard, pipeline.readGate, config.trustProxy);
   broker.aedes.on('clientDisconnect', (client) => gateways.clientGone(client));
   const tbDownlink = new ThingsboardDownlink({
     database: ctx.database,
