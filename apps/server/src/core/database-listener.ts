@@ -54,7 +54,17 @@ export interface TDatabaseListenerOptions {
   /** Each notification's payload (the text given to `pg_notify`). */
   onNotify(payload: string): void;
   /** LISTEN is in place (at first, and again after a lost connection): check once what may have been missed. */
-  onListening(): void;
+  onListening(info: TListeningInfo): void;
+}
+
+/** What {@link TDatabaseListenerOptions.onListening} is told. */
+export interface TListeningInfo {
+  /**
+   * When the previous listening connection was found lost (epoch ms), or null at the first LISTEN. A connection that
+   * died silently is found by a probe, so the loss itself may be up to the owner's probe interval plus
+   * LISTEN_DEADLINE_MS earlier.
+   */
+  lostAtMs: number | null;
 }
 
 /**
@@ -93,7 +103,7 @@ function pgliteListener(pglite: NonNullable<Database['pglite']>, opts: TDatabase
     .listen(opts.channel, (payload) => opts.onNotify(payload))
     .then((unlisten) => {
       gate.open();
-      opts.onListening();
+      opts.onListening({ lostAtMs: null });
       return unlisten;
     });
   listening.catch((err: unknown) => opts.log.error({ err, channel: opts.channel }, 'database listener: LISTEN failed'));
@@ -115,6 +125,8 @@ function postgresListener(connect: () => Promise<pg.Client>, opts: TDatabaseList
   let closed = false;
   let failures = 0;
   let wake: (() => void) | null = null;
+  /** When the last listening connection was found lost (epoch ms); null until one was. */
+  let lostAtMs: number | null = null;
 
   /** Opens a connection and LISTENs; resolves when that connection is lost (at once when it could not be opened). */
   async function session(): Promise<void> {
@@ -146,8 +158,9 @@ function postgresListener(connect: () => Promise<pg.Client>, opts: TDatabaseList
     if (failures > 0) log.info({ channel, failedAttempts: failures }, 'database listener: listening again');
     failures = 0;
     gate.open();
-    opts.onListening();
+    opts.onListening({ lostAtMs });
     await lost;
+    lostAtMs = Date.now();
     gate.isOpen = false;
     client = null;
     if (!closed) log.warn({ channel }, 'database listener: connection lost; reconnecting');

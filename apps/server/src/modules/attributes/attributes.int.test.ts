@@ -15,13 +15,17 @@ import {
   type TDeviceAttributeList,
   type TDeviceCredentials,
 } from '@tessera/contracts';
-import { like } from 'drizzle-orm';
+import { like, sql } from 'drizzle-orm';
 import mqtt, { type MqttClient } from 'mqtt';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { authorise, buildDeviceProject, type TBuiltDevice } from '../../../test/device-factory.js';
 import { buildUser, buildVendor, type TBuiltAccount } from '../../../test/factories.js';
 import { openScratchPostgres, startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { auditLog } from '../../db/schema.js';
+import { listenerApplicationName } from '../../core/database-listener.js';
+import { rowsOf } from '../../db/client.js';
+import { DEVICE_DOWNLINK_CHANNEL } from '../ingest/thingsboard-downlink.js';
+import { writeAttributes } from './attribute-store.js';
 import { waitUntil } from '../ingest/ingest-test-kit.js';
 
 const run = promisify(execFile);
@@ -273,4 +277,26 @@ describe(`device attributes (${TEST_DB_KIND})`, () => {
       await database.close();
     }
   });
+
+  it.skipIf(TEST_DB_KIND !== 'postgres')(
+    'pushes a shared attribute written while its listening connection was lost, once it listens again',
+    async () => {
+      const c = await connect(token);
+      const got = inbox(c);
+      await c.subscribeAsync('v1/devices/me/attributes', { qos: 1 });
+      // Written with no notification at all, as when one is sent while this replica does not listen.
+      expect(await writeAttributes(server.ctx.db, dev.id, 'shared', { firmware: '2.1.0' }, Date.now())).toMatchObject({ ok: true });
+      await new Promise((r) => setTimeout(r, 300));
+      expect(got).toEqual([]);
+      const cut = rowsOf<{ ok: boolean }>(
+        await server.ctx.db.execute(
+          sql`select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = ${listenerApplicationName(DEVICE_DOWNLINK_CHANNEL)}`,
+        ),
+      );
+      expect(cut.length).toBeGreaterThan(0);
+      await waitUntil(() => got.length >= 1, 10_000);
+      expect(got[0]).toEqual({ topic: 'v1/devices/me/attributes', body: expect.objectContaining({ firmware: '2.1.0' }) });
+    },
+    20_000,
+  );
 });

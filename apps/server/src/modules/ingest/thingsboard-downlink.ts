@@ -11,15 +11,20 @@
  * names a device it holds; an RPC answer that arrives where nobody waits for it is relayed back the same way.
  * Notifications are small (≤ 8000 bytes): an attribute change says only since when to read the device's shared
  * attributes; an RPC answer is bounded by RPC_RESPONSE_MAX_BYTES.
+ *
+ * A notification sent while this replica's listening connection was lost does not reach it: when it listens again
+ * it pushes once, to the devices it holds, the shared attributes written since a little before the loss was found
+ * (a value may come twice; a deletion made meanwhile is not told). The connection is probed every
+ * DOWNLINK_LISTENER_PROBE_MS, so one that died silently is found. An RPC sent meanwhile times out (504).
  */
 import { randomUUID } from 'node:crypto';
 import type { Client, PublishPacket } from 'aedes';
 import type { Logger } from 'pino';
-import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
+import { and, eq, gte, isNotNull, or, sql } from 'drizzle-orm';
 import { RPC_RESPONSE_MAX_BYTES, type TAttributeMap, topics } from '@tessera/contracts';
-import { startDatabaseListener, type TDatabaseListener } from '../../core/database-listener.js';
+import { LISTEN_DEADLINE_MS, startDatabaseListener, type TDatabaseListener } from '../../core/database-listener.js';
 import type { Database, Db } from '../../db/client.js';
-import { deviceAccessTokens, devices } from '../../db/schema.js';
+import { deviceAccessTokens, deviceAttributes, devices } from '../../db/schema.js';
 import { attributeObject, readAttributes } from '../attributes/attribute-store.js';
 import { DeviceLongPolls } from './device-long-polls.js';
 import { ReplicaQueries } from './replica-queries.js';
@@ -35,6 +40,14 @@ export const TB_RPC_RESPONSE_FILTER = 'v1/devices/me/rpc/response/+';
 export const ELSEWHERE_WAIT_MS = 500;
 /** How long an RPC request id is remembered for its answer (above COMMAND_TIMEOUT_MS's largest value), in ms. */
 const RPC_ID_TTL_MS = 130_000;
+/** How often the listening connection is probed (`select 1` within LISTEN_DEADLINE_MS), in milliseconds. */
+export const DOWNLINK_LISTENER_PROBE_MS = 30_000;
+/**
+ * How far before the listening connection was found lost the catch-up reads shared attributes, in milliseconds: a
+ * connection that died silently is found up to a probe interval and a probe's deadline later, and replicas' clocks
+ * differ by a little.
+ */
+export const SHARED_ATTRIBUTES_CATCH_UP_MARGIN_MS = DOWNLINK_LISTENER_PROBE_MS + LISTEN_DEADLINE_MS + 5_000;
 /** PostgreSQL refuses a notification payload of 8000 bytes or more. */
 const NOTIFY_MAX_BYTES = 7_900;
 
@@ -74,6 +87,8 @@ export interface TDownlinkDeps {
   isWatchedLocally(topic: string): boolean;
   /** Whether device `tangramId` is connected here natively and subscribed to its commands. */
   listensNatively(tangramId: string): boolean;
+  /** How often the listening connection is probed, in milliseconds (default DOWNLINK_LISTENER_PROBE_MS). */
+  listenerProbeMs?: number;
   /** Gateways on this replica holding devices (gateway-sessions.ts): reached as the device API would reach them. */
   gateways?: {
     holds(tangramId: string, filter: string): boolean;
@@ -123,6 +138,7 @@ export class ThingsboardDownlink {
   /** `{tangramId}:{n}` → the command's request id, while its answer may come. */
   private readonly rpcIds = new Map<string, { reqId: string; timer: NodeJS.Timeout }>();
   private readonly questions: ReplicaQueries;
+  private readonly probe: NodeJS.Timeout;
   private nextRpcId = 1;
 
   constructor(private readonly deps: TDownlinkDeps) {
@@ -132,8 +148,29 @@ export class ThingsboardDownlink {
       channel: DEVICE_DOWNLINK_CHANNEL,
       log: deps.log,
       onNotify: (payload) => this.onNote(payload),
-      onListening: () => undefined,
+      onListening: ({ lostAtMs }) => {
+        if (lostAtMs === null) return;
+        this.catchUpSharedAttributes(lostAtMs - SHARED_ATTRIBUTES_CATCH_UP_MARGIN_MS).catch((err: unknown) =>
+          deps.log.warn({ err }, 'ThingsBoard downlink: shared attributes written while not listening not pushed'),
+        );
+      },
     });
+    this.probe = setInterval(() => void this.listener.probe(), deps.listenerProbeMs ?? DOWNLINK_LISTENER_PROBE_MS);
+    this.probe.unref();
+  }
+
+  /**
+   * Pushes to the devices this replica holds the shared attributes written at or after `sinceMs` (epoch ms): what
+   * notifications missed while not listening would have told them. One query finds the devices with such writes; each
+   * is then pushed as a notification would push it.
+   */
+  private async catchUpSharedAttributes(sinceMs: number): Promise<void> {
+    const changed = await this.deps.db
+      .selectDistinct({ id: devices.id, tangramId: devices.tangramId })
+      .from(deviceAttributes)
+      .innerJoin(devices, eq(devices.id, deviceAttributes.deviceId))
+      .where(and(eq(deviceAttributes.scope, 'shared'), gte(deviceAttributes.updatedAt, sinceMs)));
+    for (const { id, tangramId } of changed) await this.pushShared(tangramId, id, sinceMs, []);
   }
 
   /** Waits until this replica listens for the others (tests; a replica that is not yet listening misses notes). */
@@ -356,6 +393,7 @@ export class ThingsboardDownlink {
     for (const { timer } of this.rpcIds.values()) clearTimeout(timer);
     this.rpcIds.clear();
     this.questions.close();
+    clearInterval(this.probe);
     await this.listener.close();
   }
 }
