@@ -41,8 +41,18 @@ export async function staleDeviceSessions(db: Db, sessions: readonly TDeviceSess
     const chunk = sessions.slice(i, i + SESSION_RECHECK_CHUNK);
     const [rows, tokens, certificates] = await Promise.all([
       currentDevices(db, chunk),
-      currentTokenOwners(db, chunk),
-      currentCertificateOwners(db, chunk),
+      credentialOwners(
+        db,
+        deviceAccessTokens,
+        deviceAccessTokens.tokenHash,
+        chunk.map((s) => s.tokenHash),
+      ),
+      credentialOwners(
+        db,
+        deviceCertificates,
+        deviceCertificates.fingerprint,
+        chunk.map((s) => s.certificateFingerprint),
+      ),
     ]);
     for (const s of chunk) {
       const row = rows.get(s.tangramId);
@@ -68,26 +78,22 @@ async function currentDevices(db: Db, chunk: readonly TDeviceSession[]): Promise
   return new Map(rows.map((r) => [r.tangramId, { secretHash: r.secretHash, isGateway: r.isGateway }]));
 }
 
-/** The device (Tangram ID) each access token hash presented in `chunk` belongs to now. */
-async function currentTokenOwners(db: Db, chunk: readonly TDeviceSession[]): Promise<Map<string, string>> {
-  const hashes = [...new Set(chunk.flatMap((s) => (s.tokenHash === undefined ? [] : [s.tokenHash])))];
-  if (hashes.length === 0) return new Map();
+/**
+ * The device (Tangram ID) each of `presented` (those defined: access token hashes, certificate fingerprints) belongs
+ * to now in `table`, where each value belongs to one device.
+ */
+async function credentialOwners(
+  db: Db,
+  table: typeof deviceAccessTokens | typeof deviceCertificates,
+  column: typeof deviceAccessTokens.tokenHash | typeof deviceCertificates.fingerprint,
+  presented: readonly (string | undefined)[],
+): Promise<Map<string, string>> {
+  const values = [...new Set(presented.filter((v): v is string => v !== undefined))];
+  if (values.length === 0) return new Map();
   const rows = await db
-    .select({ tokenHash: deviceAccessTokens.tokenHash, tangramId: devices.tangramId })
-    .from(deviceAccessTokens)
-    .innerJoin(devices, eq(devices.id, deviceAccessTokens.deviceId))
-    .where(inArray(deviceAccessTokens.tokenHash, hashes));
-  return new Map(rows.map((r) => [r.tokenHash, r.tangramId]));
-}
-
-/** The device (Tangram ID) each certificate fingerprint presented in `chunk` is registered to now. */
-async function currentCertificateOwners(db: Db, chunk: readonly TDeviceSession[]): Promise<Map<string, string>> {
-  const fingerprints = [...new Set(chunk.flatMap((s) => (s.certificateFingerprint === undefined ? [] : [s.certificateFingerprint])))];
-  if (fingerprints.length === 0) return new Map();
-  const rows = await db
-    .select({ fingerprint: deviceCertificates.fingerprint, tangramId: devices.tangramId })
-    .from(deviceCertificates)
-    .innerJoin(devices, eq(devices.id, deviceCertificates.deviceId))
-    .where(inArray(deviceCertificates.fingerprint, fingerprints));
-  return new Map(rows.map((r) => [r.fingerprint, r.tangramId]));
+    .select({ value: column, tangramId: devices.tangramId })
+    .from(table)
+    .innerJoin(devices, eq(devices.id, table.deviceId))
+    .where(inArray(column, values));
+  return new Map(rows.map((r) => [r.value, r.tangramId]));
 }
