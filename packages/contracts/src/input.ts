@@ -33,26 +33,53 @@ export const ZEpochMs = z.number().int().min(0).max(EPOCH_MS_MAX);
 /** What text may never hold: U+0000, which PostgreSQL `text` cannot store. */
 export const NUL = '\u0000';
 
+/** An object or array {@link findNul} has yet to search: its value, and how its path is made from its parent's. */
+interface TNulFrame {
+  v: object;
+  parent: TNulFrame | null;
+  /** The root's path, an array index, or an object key. */
+  step: string;
+  index: boolean;
+}
+
+/** The path of `step` (an index or a key) under `frame`, e.g. `body.items.2` — built only once NUL was found. */
+function nulPath(frame: TNulFrame, step: string, index: boolean): string {
+  const chain: TNulFrame[] = [];
+  for (let f: TNulFrame | null = frame; f; f = f.parent) chain.push(f);
+  let at = (chain.pop() as TNulFrame).step;
+  const join = (s: string, i: boolean) => (i ? `${at}.${s}` : at ? `${at}.${s}` : s);
+  for (let f = chain.pop(); f; f = chain.pop()) at = join(f.step, f.index);
+  return join(step, index);
+}
+
 /**
  * The path (`body.name`, `query.q`, `body.items.2.name`) of the first string in `value` — a parsed JSON body, a query
  * or the path parameters, searched through arrays and objects (keys too) — that holds NUL, or null when none does.
- * The server refuses such a request before validation (docs/decisions/api-input.md "Text").
+ * The server refuses such a request before validation (docs/decisions/api-input.md "Text"). Runs on every request:
+ * strings are looked at where they are, and a path is put together only for the NUL found.
  */
 export function findNul(value: unknown, path = ''): string | null {
   if (typeof value === 'string') return value.includes(NUL) ? path || '(value)' : null;
   if (typeof value !== 'object' || value === null) return null;
-  const stack: { v: unknown; path: string }[] = [{ v: value, path }];
-  while (stack.length > 0) {
-    const { v, path: at } = stack.pop() as { v: unknown; path: string };
-    if (typeof v === 'string') {
-      if (v.includes(NUL)) return at || '(value)';
-    } else if (Array.isArray(v)) {
-      for (let i = 0; i < v.length; i++) stack.push({ v: v[i], path: `${at}.${i}` });
-    } else if (typeof v === 'object' && v !== null) {
-      for (const [key, item] of Object.entries(v)) {
-        if (key.includes(NUL)) return `${at}.(key)`;
-        stack.push({ v: item, path: at ? `${at}.${key}` : key });
+  const stack: TNulFrame[] = [{ v: value, parent: null, step: path, index: false }];
+  for (let frame = stack.pop(); frame; frame = stack.pop()) {
+    const v = frame.v;
+    if (Array.isArray(v)) {
+      for (let i = 0; i < v.length; i++) {
+        const item: unknown = v[i];
+        if (typeof item === 'string') {
+          if (item.includes(NUL)) return nulPath(frame, String(i), true);
+        } else if (typeof item === 'object' && item !== null) stack.push({ v: item, parent: frame, step: String(i), index: true });
       }
+      continue;
+    }
+    for (const key in v) {
+      if (!Object.hasOwn(v, key)) continue;
+      if (key.includes(NUL)) return nulPath(frame, '(key)', true);
+      const item: unknown = (v as Record<string, unknown>)[key];
+      if (typeof item === 'string') {
+        if (item.includes(NUL)) return nulPath(frame, key, false);
+      } else if (typeof item === 'object' && item !== null) stack.push({ v: item, parent: frame, step: key, index: false });
     }
   }
   return null;
