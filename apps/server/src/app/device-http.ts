@@ -168,7 +168,7 @@ function spawnThread(data: TDeviceHttpThreadData, handlers: TDeviceHttpHandlers,
   const metricsAsked = new Map<number, (text: string | null) => void>();
   let lastMetricsId = 0;
   void exited.then(() => {
-    for (const tell of metricsAsked.values()) tell(null);
+    for (const settle of metricsAsked.values()) settle(null);
     metricsAsked.clear();
   });
   const metricsText = (withinMs: number) =>

@@ -74,6 +74,20 @@ export async function readAttributes(
   return rows.map((r) => ({ key: r.key, value: r.value, updated_at: r.updatedAt }));
 }
 
+/**
+ * The devices (id and Tangram ID) with a shared attribute written at or after `sinceMs` (epoch ms): what a replica
+ * that could not hear attribute changes for a while pushes again (ingest/thingsboard-downlink.ts). Not indexed by
+ * time across devices: it reads the shared attributes of every device, which is why it runs only after a listener
+ * was lost.
+ */
+export function devicesWithSharedWritesSince(db: Db, sinceMs: number): Promise<{ id: number; tangramId: string }[]> {
+  return db
+    .selectDistinct({ id: devices.id, tangramId: devices.tangramId })
+    .from(deviceAttributes)
+    .innerJoin(devices, eq(devices.id, deviceAttributes.deviceId))
+    .where(and(eq(deviceAttributes.scope, 'shared'), gte(deviceAttributes.updatedAt, sinceMs)));
+}
+
 /** Attributes as a `{ key: value }` object (what the device API answers). */
 export function attributeObject(items: TDeviceAttribute[]): TAttributeMap {
   const out: TAttributeMap = {};

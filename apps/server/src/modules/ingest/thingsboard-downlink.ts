@@ -20,12 +20,12 @@
 import { randomUUID } from 'node:crypto';
 import type { Client, PublishPacket } from 'aedes';
 import type { Logger } from 'pino';
-import { and, eq, gte, isNotNull, or, sql } from 'drizzle-orm';
+import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
 import { RPC_RESPONSE_MAX_BYTES, type TAttributeMap, topics } from '@tessera/contracts';
 import { LISTEN_DEADLINE_MS, startDatabaseListener, type TDatabaseListener } from '../../core/database-listener.js';
 import type { Database, Db } from '../../db/client.js';
-import { deviceAccessTokens, deviceAttributes, devices } from '../../db/schema.js';
-import { attributeObject, readAttributes } from '../attributes/attribute-store.js';
+import { deviceAccessTokens, devices } from '../../db/schema.js';
+import { attributeObject, devicesWithSharedWritesSince, readAttributes } from '../attributes/attribute-store.js';
 import { DeviceLongPolls } from './device-long-polls.js';
 import { ReplicaQueries } from './replica-queries.js';
 
@@ -48,6 +48,8 @@ export const DOWNLINK_LISTENER_PROBE_MS = 30_000;
  * differ by a little.
  */
 export const SHARED_ATTRIBUTES_CATCH_UP_MARGIN_MS = DOWNLINK_LISTENER_PROBE_MS + LISTEN_DEADLINE_MS + 5_000;
+/** A catch-up the database failed is tried again after CATCH_UP_RETRY_MS, CATCH_UP_ATTEMPTS times in all. */
+const [CATCH_UP_RETRY_MS, CATCH_UP_ATTEMPTS] = [5_000, 3];
 /** PostgreSQL refuses a notification payload of 8000 bytes or more. */
 const NOTIFY_MAX_BYTES = 7_900;
 
@@ -87,8 +89,6 @@ export interface TDownlinkDeps {
   isWatchedLocally(topic: string): boolean;
   /** Whether device `tangramId` is connected here natively and subscribed to its commands. */
   listensNatively(tangramId: string): boolean;
-  /** How often the listening connection is probed, in milliseconds (default DOWNLINK_LISTENER_PROBE_MS). */
-  listenerProbeMs?: number;
   /** Gateways on this replica holding devices (gateway-sessions.ts): reached as the device API would reach them. */
   gateways?: {
     holds(tangramId: string, filter: string): boolean;
@@ -150,27 +150,28 @@ export class ThingsboardDownlink {
       onNotify: (payload) => this.onNote(payload),
       onListening: ({ lostAtMs }) => {
         if (lostAtMs === null) return;
-        this.catchUpSharedAttributes(lostAtMs - SHARED_ATTRIBUTES_CATCH_UP_MARGIN_MS).catch((err: unknown) =>
-          deps.log.warn({ err }, 'ThingsBoard downlink: shared attributes written while not listening not pushed'),
-        );
+        void this.catchUpSharedAttributes(lostAtMs - SHARED_ATTRIBUTES_CATCH_UP_MARGIN_MS);
       },
     });
-    this.probe = setInterval(() => void this.listener.probe(), deps.listenerProbeMs ?? DOWNLINK_LISTENER_PROBE_MS);
+    this.probe = setInterval(() => void this.listener.probe(), DOWNLINK_LISTENER_PROBE_MS);
     this.probe.unref();
   }
 
-  /**
-   * Pushes to the devices this replica holds the shared attributes written at or after `sinceMs` (epoch ms): what
-   * notifications missed while not listening would have told them. One query finds the devices with such writes; each
-   * is then pushed as a notification would push it.
-   */
+  /** Pushes the shared attributes written at or after `sinceMs` (epoch ms) as the notes missed meanwhile would have. */
   private async catchUpSharedAttributes(sinceMs: number): Promise<void> {
-    const changed = await this.deps.db
-      .selectDistinct({ id: devices.id, tangramId: devices.tangramId })
-      .from(deviceAttributes)
-      .innerJoin(devices, eq(devices.id, deviceAttributes.deviceId))
-      .where(and(eq(deviceAttributes.scope, 'shared'), gte(deviceAttributes.updatedAt, sinceMs)));
-    for (const { id, tangramId } of changed) await this.pushShared(tangramId, id, sinceMs, []);
+    for (let attempt = 1; ; attempt++) {
+      try {
+        for (const { id, tangramId } of await devicesWithSharedWritesSince(this.deps.db, sinceMs)) {
+          await this.pushShared(tangramId, id, sinceMs, []);
+        }
+        return;
+      } catch (err) {
+        const again = attempt < CATCH_UP_ATTEMPTS;
+        this.deps.log.warn({ err, attempt, again }, 'ThingsBoard downlink: shared attributes written while not listening not pushed');
+        if (!again) return;
+        await new Promise((r) => setTimeout(r, CATCH_UP_RETRY_MS).unref());
+      }
+    }
   }
 
   /** Waits until this replica listens for the others (tests; a replica that is not yet listening misses notes). */
