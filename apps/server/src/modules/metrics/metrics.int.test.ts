@@ -16,7 +16,7 @@ describe(`GET /metrics (${TEST_DB_KIND})`, () => {
   let bare: TTestServer;
   beforeAll(async () => {
     database = await openTestDatabase();
-    server = await startTestServer({ metricsToken: TOKEN }, database);
+    server = await startTestServer({ metricsToken: TOKEN, deviceHttpPort: 0 }, database);
     bare = await startTestServer({}, database);
   });
   afterAll(async () => {
