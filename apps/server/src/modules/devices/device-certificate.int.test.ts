@@ -8,6 +8,10 @@ import { buildUser, buildVendor, type TBuiltAccount } from '../../../test/factor
 import { startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { certFingerprint, issueCert, makeCa, type TPemPair, tlsScratchDir } from '../../../test/tls-fixture.js';
 import { clientIdFor, connectMqtt, telemetryCount, waitUntil } from '../ingest/ingest-test-kit.js';
+import { DEVICE_REVOKED_CHANNEL } from '../ingest/device-revocation.js';
+import { listenerApplicationName } from '../../core/database-listener.js';
+import { deviceCertificates } from '../../db/schema.js';
+import { eq, sql } from 'drizzle-orm';
 
 type TError = { code: string; message: string };
 
@@ -133,4 +137,23 @@ describe(`device certificate login over MQTT TLS (${TEST_DB_KIND})`, () => {
     expect(await certLoginCode(dev.tangramId, deviceCert)).toBe(5);
     expect((await api('GET', dev.tangramId, vendor.token)).body.fingerprint).toBeNull();
   });
+
+  it.skipIf(TEST_DB_KIND !== 'postgres')(
+    'closes a certificate session whose certificate was removed unheard, once the revocation listener listens again',
+    async () => {
+      expect((await api('PUT', dev.tangramId, vendor.token, { fingerprint: certFingerprint(deviceCert.cert) })).status).toBe(200);
+      const connected = await connectMqtt(url, dev.tangramId, '', { ...tlsOptions(deviceCert), reconnectPeriod: 0 });
+      const closed = new Promise<void>((resolve) => connected.once('close', () => resolve()));
+      // Removed with no notification, as when one is sent while this replica is not listening.
+      await server.ctx.db.delete(deviceCertificates).where(eq(deviceCertificates.deviceId, dev.id));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(connected.connected).toBe(true);
+      await server.ctx.db.execute(
+        sql`select pg_terminate_backend(pid) from pg_stat_activity where application_name = ${listenerApplicationName(DEVICE_REVOKED_CHANNEL)}`,
+      );
+      await closed;
+      await connected.endAsync(true);
+    },
+    20_000,
+  );
 });

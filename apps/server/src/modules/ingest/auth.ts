@@ -34,7 +34,7 @@ import type { TDeviceReports } from './device-reports.js';
 import type { DeviceDirectory, TIngestDevice } from './directory.js';
 import type { IngestPipeline, TIngestWay } from './pipeline.js';
 import { ThrottledLog } from '../../core/throttled-log.js';
-import { certificateDevice, verifiedCertificateFingerprint } from './cert-login.js';
+import { certificateDevice } from './cert-login.js';
 import type { TDeviceSession } from './session-recheck.js';
 import {
   classifyThingsboardTopic,
@@ -172,9 +172,8 @@ export function createBrokerHooks(deps: THookDeps): TBrokerHooks {
   /** A device presenting its registered certificate without a password logs in by it (cert-login.ts); others by credentials. */
   async function identifyClient(client: Client, username: string | undefined, password: Buffer | undefined): Promise<TConnIdentity | null> {
     if (!password?.length && deps.pipeline) {
-      const device = await certificateDevice(deps.db, deps.directory, client, username);
-      const certificateFingerprint = verifiedCertificateFingerprint(client) ?? undefined;
-      if (device) return { kind: 'device', device, certificateFingerprint };
+      const byCertificate = await certificateDevice(deps.db, deps.directory, client, username);
+      if (byCertificate) return { kind: 'device', device: byCertificate.device, certificateFingerprint: byCertificate.fingerprint };
     }
     return identify(username, password);
   }

@@ -20,8 +20,9 @@ export function verifiedCertificateFingerprint(client: Client): string | null {
 }
 
 /**
- * The device that registered the verified certificate `client` presented, or null. A `username`, when the client
- * sent one, must be that device's Tangram ID.
+ * The device that registered the verified certificate `client` presented, with that certificate's fingerprint (what
+ * its session is checked against again, session-recheck.ts), or null. A `username`, when the client sent one, must be
+ * that device's Tangram ID.
  * @throws when the database cannot be read (the broker answers "server unavailable").
  */
 export async function certificateDevice(
@@ -29,7 +30,7 @@ export async function certificateDevice(
   directory: DeviceDirectory,
   client: Client,
   username: string | undefined,
-): Promise<TIngestDevice | null> {
+): Promise<{ device: TIngestDevice; fingerprint: string } | null> {
   const fingerprint = verifiedCertificateFingerprint(client);
   if (!fingerprint) return null;
   const [row] = await db
@@ -38,5 +39,6 @@ export async function certificateDevice(
     .innerJoin(devices, eq(devices.id, deviceCertificates.deviceId))
     .where(eq(deviceCertificates.fingerprint, fingerprint));
   if (!row || (username && username.toUpperCase() !== row.tangramId)) return null;
-  return directory.device(row.tangramId);
+  const device = await directory.device(row.tangramId);
+  return device ? { device, fingerprint } : null;
 }

@@ -6,13 +6,16 @@
  * new credentials at once stays connected. A replica whose listening connection was cut while a device's secret
  * changed without it hearing so closes that device's session once it listens again, and keeps the others.
  */
-import { sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import pino from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildDeviceProject, type TBuiltProject } from '../../../test/device-factory.js';
 import { LISTEN_DEADLINE_MS, listenerApplicationName } from '../../core/database-listener.js';
 import { startPgProxy } from '../../../test/pg-proxy.js';
 import { rowsOf } from '../../db/client.js';
+import { sha256 } from '../../core/crypto.js';
+import { deviceAccessTokens } from '../../db/schema.js';
+import mqtt from 'mqtt';
 import { openScratchPostgres, startTestServer, TEST_DB_KIND, type TTestServer } from '../../../test/helpers.js';
 import { DEVICE_REVOKED_CHANNEL, OWN_NOTIFICATION_WAIT_MS, OwnRevocations, startDeviceRevocation } from './device-revocation.js';
 import { connectMqtt, loginCode, replaceDeviceSecret, waitUntil } from './ingest-test-kit.js';
@@ -101,11 +104,17 @@ describe(`device revocation on the embedded broker (${TEST_DB_KIND})`, () => {
   });
 
   it.skipIf(TEST_DB_KIND !== 'postgres')(
-    'checks its sessions again after its listening connection was cut: one whose secret changed unheard is closed',
+    'checks its sessions again after its listening connection was cut: those whose secret or token changed unheard are closed',
     async () => {
-      const [changed, kept] = (await buildDeviceProject(server.ctx.db, { count: 2 })).devices;
+      const [changed, kept, tokenDevice] = (await buildDeviceProject(server.ctx.db, { count: 3 })).devices;
       const changedDev = await connectMqtt(server.mqttUrl, changed.tangramId, changed.secret);
       const keptDev = await connectMqtt(server.mqttUrl, kept.tangramId, kept.secret);
+      const token = `token-${tokenDevice.tangramId}`;
+      await server.ctx.db
+        .insert(deviceAccessTokens)
+        .values({ deviceId: tokenDevice.id, tokenHash: sha256(token), tokenLast4: token.slice(-4), issuedAt: Date.now() });
+      const tokenDev = await mqtt.connectAsync(server.mqttUrl, { username: token, reconnectPeriod: 0, connectTimeout: 5_000 });
+      const tokenClosed = new Promise<void>((resolve) => tokenDev.once('close', () => resolve()));
       let keptClosed = false;
       keptDev.once('close', () => {
         keptClosed = true;
@@ -114,8 +123,13 @@ describe(`device revocation on the embedded broker (${TEST_DB_KIND})`, () => {
       try {
         // The secret changes with no notification at all, as when one is sent while this replica is not listening.
         await replaceDeviceSecret(server.ctx.db, changed.id);
+        await server.ctx.db
+          .update(deviceAccessTokens)
+          .set({ tokenHash: sha256(`${token}-rotated`) })
+          .where(eq(deviceAccessTokens.deviceId, tokenDevice.id));
         await new Promise((r) => setTimeout(r, 300));
         expect(changedDev.connected).toBe(true);
+        expect(tokenDev.connected).toBe(true);
         const cut = rowsOf<{ ok: boolean }>(
           await server.ctx.db.execute(
             sql`select pg_terminate_backend(pid) as ok from pg_stat_activity where application_name = ${listenerApplicationName(DEVICE_REVOKED_CHANNEL)}`,
@@ -123,12 +137,14 @@ describe(`device revocation on the embedded broker (${TEST_DB_KIND})`, () => {
         );
         expect(cut.length).toBeGreaterThan(0);
         await closed;
+        await tokenClosed;
         await new Promise((r) => setTimeout(r, 300));
         expect(keptClosed).toBe(false);
         expect(await loginCode(server.mqttUrl, changed.tangramId, changed.secret)).toBe(5);
       } finally {
         changedDev.end(true);
         keptDev.end(true);
+        tokenDev.end(true);
       }
     },
     20_000,
