@@ -8,7 +8,8 @@
  * session, so it cannot borrow a pooled connection), named after its channel ({@link listenerApplicationName}), and keeps it: a lost connection is reopened with a backoff and
  * LISTEN issued again. Notifications sent while it was not listening are lost, so after every LISTEN the owner is told
  * (`onListening`) to check once what it waits for. A connection that silently died (a partition) is found by
- * {@link TDatabaseListener.probe}, which the owner calls at its safety re-check.
+ * {@link TDatabaseListener.probe}: every {@link LISTENER_PROBE_MS}, and whenever the owner calls it (at a safety
+ * re-check of its own).
  */
 import type pg from 'pg';
 import type { Logger } from 'pino';
@@ -17,6 +18,8 @@ import { settlesWithin } from './deadline.js';
 
 /** How long LISTEN, or a probe's `select 1`, may take on the listening connection, in milliseconds. */
 export const LISTEN_DEADLINE_MS = 5_000;
+/** How often a listening connection is probed by default, in milliseconds. */
+export const LISTENER_PROBE_MS = 30_000;
 /** The first wait before reopening a lost connection, doubled per failed attempt up to the cap, in milliseconds. */
 const RECONNECT_BASE_MS = 250;
 const RECONNECT_CAP_MS = 5_000;
@@ -55,14 +58,16 @@ export interface TDatabaseListenerOptions {
   onNotify(payload: string): void;
   /** LISTEN is in place (at first, and again after a lost connection): check once what may have been missed. */
   onListening(info: TListeningInfo): void;
+  /** How often the listening connection is probed, in milliseconds (default {@link LISTENER_PROBE_MS}). */
+  probeEveryMs?: number;
 }
 
 /** What {@link TDatabaseListenerOptions.onListening} is told. */
 export interface TListeningInfo {
   /**
    * When the previous listening connection was found lost (epoch ms), or null at the first LISTEN. A connection that
-   * died silently is found by a probe, so the loss itself may be up to the owner's probe interval plus
-   * LISTEN_DEADLINE_MS earlier.
+   * died silently is found by a probe, so the loss itself may be up to the probe interval plus LISTEN_DEADLINE_MS
+   * earlier.
    */
   lostAtMs: number | null;
 }
@@ -196,22 +201,27 @@ function postgresListener(connect: () => Promise<pg.Client>, opts: TDatabaseList
   }
   void run();
 
+  async function probe(): Promise<void> {
+    const c = client;
+    if (!c || !gate.isOpen) return;
+    let ok = true;
+    const answered = c.query('select 1').catch(() => {
+      ok = false;
+    });
+    if (!(await settlesWithin(answered, LISTEN_DEADLINE_MS)) || !ok) {
+      log.warn({ channel }, 'database listener: connection did not answer; reopening');
+      drop(c);
+    }
+  }
+  const probing = setInterval(() => void probe(), opts.probeEveryMs ?? LISTENER_PROBE_MS);
+  probing.unref();
+
   return {
     ready: (deadlineMs) => gate.wait(deadlineMs),
-    async probe() {
-      const c = client;
-      if (!c || !gate.isOpen) return;
-      let ok = true;
-      const answered = c.query('select 1').catch(() => {
-        ok = false;
-      });
-      if (!(await settlesWithin(answered, LISTEN_DEADLINE_MS)) || !ok) {
-        log.warn({ channel }, 'database listener: connection did not answer; reopening');
-        drop(c);
-      }
-    },
+    probe,
     async close() {
       closed = true;
+      clearInterval(probing);
       wake?.();
       const c = client;
       client = null;

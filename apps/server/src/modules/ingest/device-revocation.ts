@@ -39,12 +39,6 @@ export const OWN_NOTIFICATION_WAIT_MS = 30_000;
 /** How long a failed check of the sessions waits before it is tried again, in milliseconds, and how often it is. */
 export const SESSION_RECHECK_RETRY_MS = 5_000;
 const SESSION_RECHECK_ATTEMPTS = 12;
-/**
- * How often the listening connection is probed, in milliseconds (`select 1` within LISTEN_DEADLINE_MS): a connection
- * that died without closing (a partition) hears nothing and says nothing, so it is found this way, reopened, and the
- * sessions checked again.
- */
-export const REVOCATION_LISTENER_PROBE_MS = 30_000;
 
 /** What revocation acts on. */
 export interface TDeviceRevocationDeps {
@@ -66,7 +60,7 @@ export interface TDeviceRevocationDeps {
   recheckSessions(loginsBeforeMs: number): Promise<void>;
   /** How long a failed check waits before it is tried again, in milliseconds (default SESSION_RECHECK_RETRY_MS). */
   sessionRecheckRetryMs?: number;
-  /** How often the listening connection is probed, in milliseconds (default REVOCATION_LISTENER_PROBE_MS). */
+  /** How often the listening connection is probed, in milliseconds (default core/database-listener.ts LISTENER_PROBE_MS). */
   listenerProbeMs?: number;
   /** The queue engine's management API (with credentials in its userinfo), when devices connect to RabbitMQ. */
   managementUrl?: string;
@@ -103,6 +97,7 @@ export function startDeviceRevocation(deps: TDeviceRevocationDeps): TDeviceRevoc
     database: deps.database,
     channel: DEVICE_REVOKED_CHANNEL,
     log: deps.log,
+    probeEveryMs: deps.listenerProbeMs,
     onNotify: (tangramId) => {
       const now = performance.now();
       deps.revokeLocally(tangramId, sent.takeEcho(tangramId, now) ?? now);
@@ -115,8 +110,6 @@ export function startDeviceRevocation(deps: TDeviceRevocationDeps): TDeviceRevoc
       recheck(performance.now(), 1);
     },
   });
-  const probe = setInterval(() => void listener.probe(), deps.listenerProbeMs ?? REVOCATION_LISTENER_PROBE_MS);
-  probe.unref();
   return {
     async revoke(tangramId) {
       const actedMs = performance.now();
@@ -139,7 +132,6 @@ export function startDeviceRevocation(deps: TDeviceRevocationDeps): TDeviceRevoc
     close: () => {
       closed = true;
       clearTimeout(retry);
-      clearInterval(probe);
       return listener.close();
     },
   };

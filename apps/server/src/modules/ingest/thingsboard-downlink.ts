@@ -14,15 +14,15 @@
  *
  * A notification sent while this replica's listening connection was lost does not reach it: when it listens again
  * it pushes once, to the devices it holds, the shared attributes written since a little before the loss was found
- * (a value may come twice; a deletion made meanwhile is not told). The connection is probed every
- * DOWNLINK_LISTENER_PROBE_MS, so one that died silently is found. An RPC sent meanwhile times out (504).
+ * (a value may come twice; a deletion made meanwhile is not told); one that died silently is found by the listener's
+ * probe. An RPC sent meanwhile times out (504).
  */
 import { randomUUID } from 'node:crypto';
 import type { Client, PublishPacket } from 'aedes';
 import type { Logger } from 'pino';
 import { and, eq, isNotNull, or, sql } from 'drizzle-orm';
 import { RPC_RESPONSE_MAX_BYTES, type TAttributeMap, topics } from '@tessera/contracts';
-import { LISTEN_DEADLINE_MS, startDatabaseListener, type TDatabaseListener } from '../../core/database-listener.js';
+import { LISTEN_DEADLINE_MS, LISTENER_PROBE_MS, startDatabaseListener, type TDatabaseListener } from '../../core/database-listener.js';
 import type { Database, Db } from '../../db/client.js';
 import { deviceAccessTokens, devices } from '../../db/schema.js';
 import { attributeObject, devicesWithSharedWritesSince, readAttributes } from '../attributes/attribute-store.js';
@@ -40,14 +40,12 @@ export const TB_RPC_RESPONSE_FILTER = 'v1/devices/me/rpc/response/+';
 export const ELSEWHERE_WAIT_MS = 500;
 /** How long an RPC request id is remembered for its answer (above COMMAND_TIMEOUT_MS's largest value), in ms. */
 const RPC_ID_TTL_MS = 130_000;
-/** How often the listening connection is probed (`select 1` within LISTEN_DEADLINE_MS), in milliseconds. */
-export const DOWNLINK_LISTENER_PROBE_MS = 30_000;
 /**
  * How far before the listening connection was found lost the catch-up reads shared attributes, in milliseconds: a
  * connection that died silently is found up to a probe interval and a probe's deadline later, and replicas' clocks
  * differ by a little.
  */
-export const SHARED_ATTRIBUTES_CATCH_UP_MARGIN_MS = DOWNLINK_LISTENER_PROBE_MS + LISTEN_DEADLINE_MS + 5_000;
+export const SHARED_ATTRIBUTES_CATCH_UP_MARGIN_MS = LISTENER_PROBE_MS + LISTEN_DEADLINE_MS + 5_000;
 /** A catch-up the database failed is tried again after CATCH_UP_RETRY_MS, CATCH_UP_ATTEMPTS times in all. */
 const [CATCH_UP_RETRY_MS, CATCH_UP_ATTEMPTS] = [5_000, 3];
 /** PostgreSQL refuses a notification payload of 8000 bytes or more. */
@@ -138,7 +136,6 @@ export class ThingsboardDownlink {
   /** `{tangramId}:{n}` → the command's request id, while its answer may come. */
   private readonly rpcIds = new Map<string, { reqId: string; timer: NodeJS.Timeout }>();
   private readonly questions: ReplicaQueries;
-  private readonly probe: NodeJS.Timeout;
   private nextRpcId = 1;
 
   constructor(private readonly deps: TDownlinkDeps) {
@@ -153,8 +150,6 @@ export class ThingsboardDownlink {
         void this.catchUpSharedAttributes(lostAtMs - SHARED_ATTRIBUTES_CATCH_UP_MARGIN_MS);
       },
     });
-    this.probe = setInterval(() => void this.listener.probe(), DOWNLINK_LISTENER_PROBE_MS);
-    this.probe.unref();
   }
 
   /** Pushes the shared attributes written at or after `sinceMs` (epoch ms) as the notes missed meanwhile would have. */
@@ -394,7 +389,6 @@ export class ThingsboardDownlink {
     for (const { timer } of this.rpcIds.values()) clearTimeout(timer);
     this.rpcIds.clear();
     this.questions.close();
-    clearInterval(this.probe);
     await this.listener.close();
   }
 }
